@@ -1,0 +1,28 @@
+# asn1c-hybrid: every target makes its own .venv first (Python 3.10+ and a C compiler are
+# all the machine needs; Java 17 only for `make grammar`).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: demo test grammar clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,grammar,study]'
+	touch $@
+
+# The main job: the personnel record of the paper's figure 2, then the X.400 trace study.
+demo: $(STAMP)
+	$(PY) examples/personnel/demo.py
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+# Regenerates the committed Python parser from grammars/ with the ANTLR 4.13.2 tool.
+grammar: $(STAMP)
+	$(PY) -m asn1c_hybrid.frontend.regenerate
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,21 @@
+"""Where the C templates and runtime sources are: inside the package when installed from a
+wheel, at the top of the source tree otherwise."""
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """`name` is "templates" or "runtime_c"."""
+    for candidate in (_PACKAGE / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"asn1c-hybrid installation is missing its {name}/ directory")
+
+
+def runtime_sources() -> list[Path]:
+    """The runtime's .c and .h files (not its tests)."""
+    root = data_dir("runtime_c")
+    return sorted(p for p in root.iterdir() if p.suffix in (".c", ".h"))
