@@ -91,6 +91,7 @@ typedef enum asn1h_code {
     ASN1H_ERR_LENGTH,       /* a malformed length, or one that overruns its container */
     ASN1H_ERR_MISSING,      /* a mandatory component is absent */
     ASN1H_ERR_DUPLICATE,    /* a SET component occurs twice */
+    ASN1H_ERR_FORM,         /* constructed form of a primitive type, or the reverse */
     ASN1H_ERR_VALUE,        /* malformed contents (BOOLEAN length, empty INTEGER, ...) */
     ASN1H_ERR_CONSTRAINT,   /* a value outside the range of its C type or constraint */
     ASN1H_ERR_NOT_DER,      /* strict DER mode: a valid BER but non-canonical encoding */
@@ -117,7 +118,8 @@ typedef struct asn1h_error {
 } asn1h_error;
 
 const char *asn1h_strerror(asn1h_code code);
-/* "offset 12: PersonnelRecordModule.PersonnelRecord.children[1].name: unexpected tag" */
+/* "PersonnelRecordModule.PersonnelRecord.children[1].name: unexpected tag": the type path
+ * and the error; err->offset says where in the input. */
 size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size);
 
 /* ---- Arena --------------------------------------------------------------------------- */
@@ -184,6 +186,8 @@ enum {
 #define ASN1H_T_EXTENSIBLE  0x01u     /* "..." : unknown additions are skipped */
 #define ASN1H_T_NAMED_BITS  0x02u     /* BIT STRING with named bits: DER drops trailing 0s */
 #define ASN1H_T_CHECK_RANGE 0x04u     /* INTEGER: check the value range of `info` */
+#define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
+#define ASN1H_T_FIXED_SIZE 0x10u      /* BIT STRING (SIZE(n)): JER writes it as bare hex */
 
 /* asn1h_member.flags */
 #define ASN1H_M_OPTIONAL  0x01u
@@ -351,6 +355,12 @@ const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *type, const
                                      const uint8_t *end, unsigned form, void *value);
 uint8_t *asn1h_encode_contents(asn1h_enc *e, const asn1h_type *type, uint8_t *p,
                                const void *value);
+/* The same, by the interpreter even when the type has compiled routines: their way out
+ * for the cases they do not handle inline. */
+const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *type, const uint8_t *p,
+                                        const uint8_t *end, unsigned form, void *value);
+uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *type, uint8_t *p,
+                                const void *value);
 /* Decodes/encodes member m of the struct at `base`: its tags, then its contents. */
 const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
                                    const uint8_t *end, void *base);

@@ -1,0 +1,567 @@
+"""The C layout of a type graph: the one representation that compiled routines and the
+interpreter share, and the model the templates render.
+
+Decisions made here (docs/runtime.md explains them):
+  - INTEGER gets the smallest native type its effective constraint allows, else asn1h_int;
+  - a member is stored through a pointer exactly when inlining it would make a struct
+    contain itself (same strongly connected component of the containment graph);
+  - OPTIONAL, DEFAULT and extension members get a bit in the struct's `present_` octets;
+  - anonymous primitive types that would get identical descriptors share one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..diagnostics import CompileError, Diagnostic
+from ..typegraph import Component, Kind, Node, Tag, TagClass, TypeGraph
+from .naming import CNames, c_identifier
+from .values import ValueWriter, c_bytes, oid_contents
+
+_KIND_CONST = {
+    Kind.BOOLEAN: "ASN1H_BOOLEAN", Kind.INTEGER: "ASN1H_INTEGER",
+    Kind.ENUMERATED: "ASN1H_ENUMERATED", Kind.REAL: "ASN1H_REAL",
+    Kind.BIT_STRING: "ASN1H_BIT_STRING", Kind.BYTES: "ASN1H_BYTES", Kind.NULL: "ASN1H_NULL",
+    Kind.SEQUENCE: "ASN1H_SEQUENCE", Kind.SET: "ASN1H_SET",
+    Kind.SEQUENCE_OF: "ASN1H_SEQUENCE_OF", Kind.SET_OF: "ASN1H_SET_OF",
+    Kind.CHOICE: "ASN1H_CHOICE", Kind.OPEN: "ASN1H_OPEN",
+}
+
+_BASE_CTYPE = {
+    Kind.BOOLEAN: "bool", Kind.REAL: "double", Kind.BIT_STRING: "asn1h_bits",
+    Kind.BYTES: "asn1h_bytes", Kind.NULL: "asn1h_null", Kind.OPEN: "asn1h_open",
+}
+
+# (storage constant, C type, lowest, highest), smallest first
+_UNSIGNED = [("ASN1H_INT_U8", "uint8_t", 0, 2**8 - 1), ("ASN1H_INT_U16", "uint16_t", 0, 2**16 - 1),
+             ("ASN1H_INT_U32", "uint32_t", 0, 2**32 - 1), ("ASN1H_INT_U64", "uint64_t", 0, 2**64 - 1)]
+_SIGNED = [("ASN1H_INT_I8", "int8_t", -2**7, 2**7 - 1), ("ASN1H_INT_I16", "int16_t", -2**15, 2**15 - 1),
+           ("ASN1H_INT_I32", "int32_t", -2**31, 2**31 - 1), ("ASN1H_INT_I64", "int64_t", -2**63, 2**63 - 1)]
+
+STRUCT_KINDS = (Kind.SEQUENCE, Kind.SET, Kind.CHOICE, Kind.SEQUENCE_OF, Kind.SET_OF)
+_CONSTRUCTED_FORM = (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF)
+MAX_TAGS = 8
+
+
+def integer_storage(node: Node) -> tuple[str, str]:
+    """(storage constant, C type) of an INTEGER or ENUMERATED node."""
+    if node.kind == Kind.ENUMERATED:
+        values = list(node.named_numbers.values()) or [0]
+        if min(values) >= -2**31 and max(values) < 2**31:
+            return "ASN1H_INT_I32", "int32_t"
+        return "ASN1H_INT_I64", "int64_t"
+    r = node.constraints.value
+    if r is None or r.lower is None or r.upper is None or r.extensible:
+        return "ASN1H_INT_BIG", "asn1h_int"
+    for storage, ctype, low, high in (_UNSIGNED if r.lower >= 0 else _SIGNED):
+        if r.lower >= low and r.upper <= high:
+            return storage, ctype
+    return "ASN1H_INT_BIG", "asn1h_int"
+
+
+def tag_expr(tag: Tag) -> str:
+    return f"ASN1H_TAG({int(tag.cls)}, {tag.number})"
+
+
+def identifier_octet(tag: Tag, constructed: bool) -> Optional[int]:
+    if tag.number >= 31:
+        return None
+    return (int(tag.cls) << 6) | (0x20 if constructed else 0) | tag.number
+
+
+@dataclass
+class MemberLayout:
+    name: str                     # ASN.1 identifier
+    field: str                    # C field ("" for a SEQUENCE OF element)
+    node_id: str                  # the member's type
+    target: Node                  # the node owning its representation
+    ctype: str
+    pointer: bool
+    tags: tuple[Tag, ...]         # effective tags
+    desc: str                     # descriptor symbol of the member's type
+    tag: str = "0"                # own tag (IMPLICIT/EXPLICIT), as an expression
+    flags: list[str] = field(default_factory=list)
+    bit: Optional[int] = None
+    default: Optional[str] = None  # symbol of the DEFAULT constant
+    access: str = ""              # lvalue of the member, relative to `v`
+    offset: str = ""              # offsetof expression
+    index: int = 0                # in the parent's member table
+    # what compiled routines need
+    strategy: str = "generic"
+    first_octet: Optional[int] = None   # identifier octet of the outermost TLV
+    storage: str = ""                   # INTEGER storage constant
+    child_decoder: Optional[str] = None
+    child_encoder: Optional[str] = None
+    int_range: tuple[int, int] = (0, 0)
+    desc_index: int = 0                 # asn1h_type.id of the member's type (profiles)
+
+    @property
+    def match_octet(self) -> int:
+        """The identifier octet without its form bit: BER strings may come constructed."""
+        return self.first_octet & 0xDF
+
+    @property
+    def bit_mask(self) -> int:
+        return 1 << (self.bit % 8)
+
+    @property
+    def seen_mask(self) -> int:
+        return 1 << (self.index % 8)
+
+
+@dataclass
+class TypeLayout:
+    node: Node
+    cname: str                    # the C type of values of this node
+    desc: str                     # descriptor symbol
+    exported: bool                # declared in the header
+    owns_struct: bool
+    kind: str
+    tags: list[str]
+    members: list[MemberLayout] = field(default_factory=list)
+    present_bytes: int = 0
+    storage: str = ""
+    compiled: bool = False
+    decoder: str = ""
+    encoder: str = ""
+    members_symbol: str = "NULL"
+    tags_symbol: str = "NULL"
+    info: str = "NULL"
+    aux: str = "0"
+    flags: list[str] = field(default_factory=list)
+    index: int = 0
+    der_order: list[int] = field(default_factory=list)
+    enum_items: list[tuple[str, int]] = field(default_factory=list)
+    enum_root: int = 0
+    open_entries: list[tuple[str, str, int]] = field(default_factory=list)  # key literal, desc, len
+    open_key_member: int = 0
+    shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
+
+    def member(self, name: str) -> MemberLayout:
+        for m in self.members:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    @property
+    def has_presence(self) -> bool:
+        return self.present_bytes > 0
+
+
+@dataclass
+class Layout:
+    graph: TypeGraph
+    names: CNames
+    types: dict[str, TypeLayout]          # every node id -> its layout
+    descriptors: list[TypeLayout]         # one per emitted descriptor, in id order
+    struct_order: list[str]               # node ids of struct owners, definition order
+    definitions: list[str]                # auxiliary C objects (DEFAULT values, arrays)
+    defaults: list[tuple[str, str, str]]  # (ctype, symbol, initializer)
+    values: list[tuple[str, str, str]]    # value assignments: (ctype, symbol, initializer)
+
+
+class _Builder:
+    def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str):
+        self.prefix = prefix
+        self.graph = graph
+        self.compiled = compiled
+        self.names = CNames(graph, prefix)
+        self.types: dict[str, TypeLayout] = {}
+        self.pointer_edges: set[tuple[str, str]] = set()
+        self.defaults: list[tuple[str, str, str]] = []
+
+    # -- C types ---------------------------------------------------------------------
+    def owns_struct(self, node: Node) -> bool:
+        return node.alias_of is None and node.kind in STRUCT_KINDS
+
+    def ctype(self, node_id: str) -> str:
+        node = self.graph[node_id]
+        target = self.graph.target(node_id)
+        if not node.is_anonymous or self.owns_struct(node):
+            return self.names[node_id]
+        if node.alias_of is not None:
+            return self.ctype(node.alias_of)
+        if node.kind in (Kind.INTEGER, Kind.ENUMERATED):
+            return integer_storage(target)[1]
+        return _BASE_CTYPE[node.kind]
+
+    # -- recursion: which members must be pointers -------------------------------------
+    def find_pointer_edges(self) -> None:
+        edges: dict[str, list[str]] = {}
+        for node in self.graph:
+            if node.alias_of is None and node.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE):
+                edges[node.id] = [self.graph.target(c.type).id for c in node.components
+                                  if self.owns_struct(self.graph.target(c.type))]
+        component = _strongly_connected(edges)
+        for parent, targets in edges.items():
+            for t in targets:
+                if component[t] == component[parent]:
+                    self.pointer_edges.add((parent, t))
+
+    def struct_order(self) -> list[str]:
+        """Struct owners so that every inline member's struct comes first."""
+        order: list[str] = []
+        done: set[str] = set()
+
+        def visit(node_id: str) -> None:
+            stack = [(node_id, iter(self._inline_children(node_id)))]
+            done.add(node_id)
+            while stack:
+                current, children = stack[-1]
+                for child in children:
+                    if child not in done:
+                        done.add(child)
+                        stack.append((child, iter(self._inline_children(child))))
+                        break
+                else:
+                    stack.pop()
+                    order.append(current)
+
+        for node in self.graph:
+            if self.owns_struct(node) and node.id not in done:
+                visit(node.id)
+        return order
+
+    def _inline_children(self, node_id: str) -> list[str]:
+        node = self.graph[node_id]
+        if node.kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
+            return []
+        out = []
+        for c in node.components:
+            target = self.graph.target(c.type)
+            if self.owns_struct(target) and (node_id, target.id) not in self.pointer_edges:
+                out.append(target.id)
+        return out
+
+    # -- descriptors ------------------------------------------------------------------
+    def descriptor_key(self, node: Node) -> Optional[tuple]:
+        """Anonymous primitive nodes with equal keys share a descriptor."""
+        if not node.is_anonymous or node.alias_of is not None or node.kind in STRUCT_KINDS:
+            return None
+        if node.kind == Kind.OPEN and node.open_type is not None:
+            return None
+        if node.kind == Kind.ENUMERATED:
+            return None
+        storage = integer_storage(node)[0] if node.kind == Kind.INTEGER else ""
+        return (node.kind, node.builtin, node.tags, storage, bool(node.named_bits),
+                self._fixed_size(node))
+
+    def _shared_name(self, node: Node, key: tuple, shared: dict) -> str:
+        base = f"{self.prefix}{c_identifier(node.builtin)}"
+        storage = key[3]
+        if storage and storage != "ASN1H_INT_BIG":
+            base += "_" + storage.rsplit("_", 1)[1].lower()
+        if any(t.cls != TagClass.UNIVERSAL for t in node.tags) or len(node.tags) > 1:
+            base += "_tagged"
+        if key[4]:
+            base += "_named"
+        if key[5]:
+            base += "_fixed"
+        name, n = f"{base}_type", 2
+        taken = {t.desc for t in shared.values()}
+        while name in taken:
+            name = f"{base}_{n}_type"
+            n += 1
+        return name
+
+    @staticmethod
+    def _fixed_size(node: Node) -> bool:
+        s = node.constraints.size
+        return bool(s and s.lower is not None and s.lower == s.upper and not s.extensible)
+
+    def build(self) -> Layout:
+        self.find_pointer_edges()
+        shared: dict[tuple, TypeLayout] = {}
+        descriptors: list[TypeLayout] = []
+        for node in self.graph:
+            key = self.descriptor_key(node)
+            if key is not None and key in shared:
+                self.types[node.id] = shared[key]
+                continue
+            layout = self._type_layout(node)
+            if key is not None:                  # shared: named after what it is
+                layout.desc = self._shared_name(node, key, shared)
+                layout.shared_name = node.builtin
+            layout.index = len(descriptors)
+            descriptors.append(layout)
+            self.types[node.id] = layout
+            if key is not None:
+                shared[key] = layout
+        for layout in descriptors:
+            self._fill_members(layout)
+        writer = ValueWriter(self.graph, self.ctype, lambda i: i, lambda i: self.types[i])
+        for layout in descriptors:
+            for m in layout.members:
+                comp = self._component(layout.node, m.name)
+                if comp is not None and comp.has_default and not m.pointer:
+                    symbol = f"{layout.cname}_{m.field or 'item'}_default"
+                    try:
+                        init = writer.initializer(m.node_id, comp.default, symbol + "_items")
+                    except (ValueError, KeyError, TypeError) as exc:
+                        raise CompileError([Diagnostic(
+                            "error", f"DEFAULT value of {layout.node.id}.{m.name}: {exc}",
+                            comp.location)]) from None
+                    self.defaults.append((m.ctype, symbol, init))
+                    m.default = symbol
+        values = []
+        for value in self.graph.values.values():
+            symbol = self.prefix + c_identifier(value.id.rsplit(".", 1)[1])
+            try:
+                init = writer.initializer(value.type, value.value, symbol + "_items")
+            except (ValueError, KeyError, TypeError) as exc:
+                raise CompileError([Diagnostic(
+                    "error", f"value {value.id}: {exc}", value.location)]) from None
+            values.append((self.ctype(value.type), symbol, init))
+        return Layout(self.graph, self.names, self.types, descriptors, self.struct_order(),
+                      writer.definitions, self.defaults, values)
+
+    def _component(self, node: Node, name: str) -> Optional[Component]:
+        for comp in self.graph.target(node.id).members():
+            if comp.name == name:
+                return comp
+        return None
+
+    def _type_layout(self, node: Node) -> TypeLayout:
+        target = self.graph.target(node.id)
+        if len(node.tags) > MAX_TAGS:
+            raise CompileError([Diagnostic("error", f"{node.id} has more than {MAX_TAGS} tags",
+                                           node.location)])
+        exported = not node.is_anonymous
+        cname = self.ctype(node.id)
+        layout = TypeLayout(node=node, cname=cname, desc=self.names.descriptor(node.id),
+                            exported=exported, owns_struct=self.owns_struct(node),
+                            kind=_KIND_CONST[target.kind], tags=[tag_expr(t) for t in node.tags])
+        if node.tags:
+            layout.tags_symbol = self.names.tags(node.id)
+        flags = []
+        if target.extensible and target.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE,
+                                                 Kind.ENUMERATED):
+            flags.append("ASN1H_T_EXTENSIBLE")
+        if target.kind == Kind.BIT_STRING:
+            if target.named_bits:
+                flags.append("ASN1H_T_NAMED_BITS")
+            if self._fixed_size(node) or self._fixed_size(target):
+                flags.append("ASN1H_T_FIXED_SIZE")
+        if target.kind in (Kind.SEQUENCE, Kind.SET) and any(
+                self.graph.target(c.type).open_type is not None for c in target.components):
+            flags.append("ASN1H_T_OPEN_MEMBERS")
+        layout.flags = flags
+        if target.kind in (Kind.INTEGER, Kind.ENUMERATED):
+            layout.storage = integer_storage(target)[0]
+            layout.aux = layout.storage
+        if target.kind == Kind.ENUMERATED:
+            items = list(target.named_numbers.items())
+            layout.enum_items = items
+            layout.enum_root = len(items) - len(target.enum_extension or [])
+            layout.info = f"&{self.names[target.id]}_enum_info"
+        if target.kind == Kind.BYTES:
+            from ..typegraph import UNIVERSAL_TAGS
+            layout.aux = str(UNIVERSAL_TAGS.get(target.builtin, 4))
+        if target.kind == Kind.OPEN and node.open_type is not None:
+            self._open_info(layout, node)
+        owner = target
+        if self.owns_struct(owner):
+            layout.compiled = owner.id in self.compiled
+            layout.decoder = self.names.decoder(owner.id)
+            layout.encoder = self.names.encoder(owner.id)
+            layout.members_symbol = self.names.members(owner.id)
+        return layout
+
+    def _open_info(self, layout: TypeLayout, node: Node) -> None:
+        rule = node.open_type
+        entries = []
+        for key, type_id in rule.table.items():
+            if isinstance(key, str) and key and key[0].isdigit():
+                data = oid_contents(key)
+            elif isinstance(key, int):
+                from .values import int_octets
+                data = int_octets(key)
+            else:
+                continue
+            entries.append((c_bytes(data), type_id, len(data)))
+        layout.open_entries = [(lit, self.names.descriptor(t), n) for lit, t, n in entries]
+        layout.info = f"&{layout.desc}_open"
+
+    def _fill_members(self, layout: TypeLayout) -> None:
+        node = layout.node
+        owner = self.graph.target(node.id)
+        if not self.owns_struct(owner):
+            return
+        if owner.id != node.id:                  # an alias: share the owner's tables
+            owner_layout = self.types[owner.id]
+            if not owner_layout.members and owner_layout is not layout:
+                self._fill_members(owner_layout)
+            layout.members = owner_layout.members
+            layout.present_bytes = owner_layout.present_bytes
+            layout.aux = owner_layout.aux
+            layout.info = owner_layout.info
+            layout.der_order = owner_layout.der_order
+            return
+        if layout.members:
+            return
+        cname = layout.cname
+        kind = owner.kind
+        bit = 0
+        for index, comp in enumerate(owner.members()):
+            target = self.graph.target(comp.type)
+            pointer = (owner.id, target.id) in self.pointer_edges
+            is_element = kind in (Kind.SEQUENCE_OF, Kind.SET_OF)
+            fieldname = "" if is_element else c_identifier(comp.name)
+            m = MemberLayout(name=comp.name or "item", field=fieldname, node_id=comp.type,
+                             target=target, ctype=self.ctype(comp.type), pointer=pointer,
+                             tags=comp.tags, desc=self.types[comp.type].desc, index=index,
+                             desc_index=self.types[comp.type].index)
+            if len(comp.tags) > MAX_TAGS:
+                raise CompileError([Diagnostic(
+                    "error", f"{owner.id}.{comp.name} has more than {MAX_TAGS} tags",
+                    comp.location)])
+            self._member_tagging(m, comp)
+            if comp.optional:
+                m.flags.append("ASN1H_M_OPTIONAL")
+            if comp.has_default:
+                m.flags.append("ASN1H_M_DEFAULT")
+            if comp.extension is not None:
+                m.flags.append("ASN1H_M_EXTENSION")
+            if pointer:
+                m.flags.append("ASN1H_M_POINTER")
+            if kind in (Kind.SEQUENCE, Kind.SET) and not comp.present_always:
+                m.bit = bit
+                bit += 1
+            if kind == Kind.CHOICE:
+                m.access = f"v->u.{fieldname}"
+                m.offset = f"offsetof({cname}, u.{fieldname})"
+            elif is_element:
+                m.access = "item"
+                m.offset = "0"
+            else:
+                m.access = f"v->{fieldname}"
+                m.offset = f"offsetof({cname}, {fieldname})"
+            self._strategy(m)
+            layout.members.append(m)
+        layout.present_bytes = (bit + 7) // 8
+        if kind in (Kind.SEQUENCE, Kind.SET):
+            layout.aux = f"offsetof({cname}, present_)" if bit else "ASN1H_NO_BIT"
+        if kind == Kind.SET:
+            layout.der_order = _der_order(self.graph, owner)
+            layout.info = f"{cname}_der_order"
+        if kind == Kind.CHOICE and owner.extensible:
+            layout.aux = f"offsetof({cname}, u.unknown_)"
+
+    def _member_tagging(self, m: MemberLayout, comp: Component) -> None:
+        """Express the member's effective tags as the runtime does: its type's own tags,
+        possibly with the first replaced (IMPLICIT) or wrapped (EXPLICIT)."""
+        own = self.graph[comp.type].tags
+        eff = comp.tags
+        if eff == own:
+            return
+        if len(eff) == len(own) + 1 and eff[1:] == own:
+            m.flags.append("ASN1H_M_EXPLICIT")
+        elif len(eff) == len(own) and len(own) >= 1 and eff[1:] == own[1:]:
+            m.flags.append("ASN1H_M_IMPLICIT")
+        else:
+            raise CompileError([Diagnostic(
+                "error", f"tags of component {comp.name} ({' '.join(map(str, eff))}) cannot "
+                f"be derived from those of its type ({' '.join(map(str, own))})",
+                comp.location)])
+        m.tag = tag_expr(eff[0])
+
+    def _strategy(self, m: MemberLayout) -> None:
+        """Which fast path compiled routines use for this member; 'generic' calls the
+        interpreter's member routine, which handles every case."""
+        t = m.target
+        m.child_decoder = self.names.decoder(t.id) if t.id in self.compiled and \
+            self.owns_struct(t) else None
+        m.child_encoder = self.names.encoder(t.id) if m.child_decoder else None
+        if m.pointer:
+            return
+        if not t.kind.has_own_tlv:
+            if not m.tags and t.kind == Kind.CHOICE:
+                m.strategy = "choice"
+            return
+        if len(m.tags) != 1:
+            return
+        octet = identifier_octet(m.tags[0], t.kind in _CONSTRUCTED_FORM)
+        if octet is None:
+            return
+        m.first_octet = octet
+        if t.kind == Kind.BYTES:
+            m.strategy = "oid" if t.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID") else "bytes"
+        elif t.kind == Kind.INTEGER:
+            m.storage = integer_storage(t)[0]
+            if m.storage == "ASN1H_INT_BIG":
+                m.strategy = "int_big"
+            else:
+                m.strategy = "int_native"
+                for storage, _, low, high in _UNSIGNED + _SIGNED:
+                    if storage == m.storage:
+                        m.int_range = (low, high)
+        elif t.kind == Kind.BOOLEAN:
+            m.strategy = "bool"
+        elif t.kind == Kind.NULL:
+            m.strategy = "null"
+        elif t.kind == Kind.BIT_STRING and not t.named_bits:
+            m.strategy = "bits"
+        elif t.kind in _CONSTRUCTED_FORM:
+            m.strategy = "struct"
+
+
+def _der_order(graph: TypeGraph, node: Node) -> list[int]:
+    """Member indexes of a SET in DER order: by the canonical order of their outermost
+    tags (X.680 8.6); an untagged CHOICE counts with its smallest tag."""
+    def smallest(comp: Component) -> Tag:
+        if comp.tags:
+            return comp.tags[0]
+        target = graph.target(comp.type)
+        tags = [smallest(c) for c in target.components] or [Tag(TagClass.PRIVATE, 2**31)]
+        return min(tags)
+    indexed = [(smallest(c), i) for i, c in enumerate(node.components)]
+    return [i for _, i in sorted(indexed)]
+
+
+def _strongly_connected(edges: dict[str, list[str]]) -> dict[str, int]:
+    """Tarjan's algorithm, iterative; nodes outside `edges` are their own components."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    comp: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    counter = 0
+    for root in list(edges):
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, [])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            pushed = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(edges.get(w, []))))
+                    pushed = True
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if pushed:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp[w] = index[v]
+                    if w == v:
+                        break
+    return comp
+
+
+def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "") -> Layout:
+    return _Builder(graph, compiled, prefix).build()

@@ -1,0 +1,86 @@
+"""C identifiers for the type graph: the same node id always gets the same name.
+
+A named type keeps its ASN.1 name (hyphens become underscores) unless two modules define
+the same name, in which case both are qualified with their module.  An anonymous type is
+named after its parent and component (`PersonnelRecord_children`), the element of a
+SEQUENCE OF after its parent with `_item`.  Every symbol starts with the user's prefix.
+Whatever still collides (ASN.1 `a-b` and `a_b` cannot both exist, but `A-b` next to an
+anonymous `A.b` can) gets a numeric suffix, in definition order.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..typegraph import TypeGraph
+
+C_RESERVED = frozenset("""
+auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef
+union unsigned void volatile while _Bool _Complex _Imaginary bool true false NULL
+asm catch class delete friend mutable namespace new operator private protected public
+template this throw try typeid typename using virtual explicit export
+""".split())
+
+
+def c_identifier(asn1_name: str) -> str:
+    """An ASN.1 identifier or type reference as a C identifier."""
+    name = re.sub(r"[^0-9A-Za-z_]", "_", asn1_name.replace("-", "_"))
+    if name in C_RESERVED or not name or name[0].isdigit():
+        name += "_"
+    return name
+
+
+class CNames:
+    """The C names of every node of a graph: `ctype(id)` and the derived symbols."""
+
+    def __init__(self, graph: TypeGraph, prefix: str = ""):
+        self.prefix = prefix
+        self._names: dict[str, str] = {}
+        short = Counter(node.name for node in graph if not node.is_anonymous)
+        taken: set[str] = set()
+        for node in graph:
+            if not node.is_anonymous:
+                base = c_identifier(node.name)
+                if short[node.name] > 1:
+                    base = f"{c_identifier(node.module)}_{base}"
+            else:
+                parent_id, component = node.id.rsplit(".", 1)
+                part = "item" if component == "*" else c_identifier(component).rstrip("_")
+                base = f"{self._names[parent_id]}_{part}" if parent_id in self._names \
+                    else c_identifier(parent_id.replace(".", "_")) + "_" + part
+                base = base[len(prefix):] if prefix and base.startswith(prefix) else base
+            name = prefix + base
+            counter = 2
+            while name in taken or self._clashes_with_derived(name, taken):
+                name = f"{prefix}{base}_{counter}"
+                counter += 1
+            taken.add(name)
+            self._names[node.id] = name
+
+    @staticmethod
+    def _clashes_with_derived(name: str, taken: set[str]) -> bool:
+        """`X_type` of one type must not be the name of another type."""
+        for suffix in ("_type", "_members", "_decode", "_encode", "_tags"):
+            if name.endswith(suffix) and name[: -len(suffix)] in taken:
+                return True
+        return any(f"{name}{suffix}" in taken
+                   for suffix in ("_type", "_members", "_decode", "_encode", "_tags"))
+
+    def __getitem__(self, node_id: str) -> str:
+        return self._names[node_id]
+
+    def descriptor(self, node_id: str) -> str:
+        return f"{self._names[node_id]}_type"
+
+    def members(self, node_id: str) -> str:
+        return f"{self._names[node_id]}_members"
+
+    def tags(self, node_id: str) -> str:
+        return f"{self._names[node_id]}_tags"
+
+    def decoder(self, node_id: str) -> str:
+        return f"{self._names[node_id]}_decode"
+
+    def encoder(self, node_id: str) -> str:
+        return f"{self._names[node_id]}_encode"

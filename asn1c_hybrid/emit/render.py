@@ -1,0 +1,103 @@
+"""Rendering of the C templates from a Layout."""
+from __future__ import annotations
+
+import jinja2
+
+from .. import __version__
+from ..resources import data_dir
+from ..typegraph import Kind
+from .layout import Layout, integer_storage
+from .naming import c_identifier
+
+
+def _hex(value: int) -> str:
+    return f"0x{value:02X}"
+
+
+def _c_int(value: int) -> str:
+    """An integer literal valid for any value of int64_t."""
+    if value == -(2**63):
+        return "INT64_MIN"
+    if -(2**31) < value < 2**31:
+        return str(value)
+    return f"INT64_C({value})"
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined, autoescape=False)
+    env.filters["hex"] = _hex
+    env.filters["c_int"] = _c_int
+    return env
+
+
+def _constants(layout: Layout) -> list[dict]:
+    """Named numbers of ENUMERATED and INTEGER types, as C constants."""
+    out = []
+    for t in layout.descriptors:
+        node = t.node
+        if node.alias_of is not None or node.kind not in (Kind.ENUMERATED, Kind.INTEGER):
+            continue
+        if not node.named_numbers:
+            continue
+        items = [(c_identifier(k), v) for k, v in node.named_numbers.items()]
+        out.append({"id": node.id, "cname": layout.names[node.id], "items": items,
+                    "fits_int": all(-(2**31) <= v < 2**31 for _, v in items)})
+    return out
+
+
+def render(layout: Layout, name: str, prefix: str = "",
+           converter: bool = False) -> dict[str, str]:
+    graph = layout.graph
+    env = environment()
+    descriptors = layout.descriptors
+    by_id = layout.types
+    primitive_typedefs, alias_typedefs = [], []
+    for node in graph:
+        if node.is_anonymous or by_id[node.id].owns_struct:
+            continue
+        if node.alias_of is None:
+            base = integer_storage(node)[1] if node.kind in (Kind.INTEGER, Kind.ENUMERATED) \
+                else by_id[node.id].cname
+            ctype = {Kind.BOOLEAN: "bool", Kind.REAL: "double", Kind.BIT_STRING: "asn1h_bits",
+                     Kind.BYTES: "asn1h_bytes", Kind.NULL: "asn1h_null",
+                     Kind.OPEN: "asn1h_open"}.get(node.kind, base)
+            primitive_typedefs.append({"cname": layout.names[node.id], "ctype": ctype})
+        else:
+            target = graph.target(node.id)
+            alias_typedefs.append({"cname": layout.names[node.id],
+                                   "ctype": layout.names[target.id] if not target.is_anonymous
+                                   or by_id[target.id].owns_struct else by_id[target.id].cname})
+    owners = [by_id[n.id] for n in graph if by_id[n.id].owns_struct and n.alias_of is None]
+    symbol = prefix + c_identifier(name)
+    context = {
+        "name": name,
+        "version": __version__,
+        "modules": [m.name for m in graph.modules],
+        "guard": f"ASN1H_GENERATED_{c_identifier(symbol).upper()}_H",
+        "structs_by_id": owners,
+        "primitive_typedefs": primitive_typedefs,
+        "alias_typedefs": alias_typedefs,
+        "enum_constants": _constants(layout),
+        "structs": [by_id[i] for i in layout.struct_order],
+        "exported": [t for t in descriptors if t.exported],
+        "symbol": symbol,
+        "ntypes": len(descriptors),
+        "descriptors": descriptors,
+        "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None],
+        "compiled_names": [t.node.id for t in descriptors
+                           if t.compiled and t.node.alias_of is None],
+        "definitions": layout.definitions,
+        "defaults": layout.defaults,
+        "values": layout.values,
+        "spec_hash": graph.spec_hash(),
+    }
+    files = {
+        f"{name}.h": env.get_template("header.h.j2").render(context),
+        f"{name}.c": env.get_template("source.c.j2").render(context),
+    }
+    if converter:
+        files[f"{name}_converter.c"] = env.get_template("converter.c.j2").render(context)
+    return files

@@ -1,0 +1,161 @@
+"""C initializers for ASN.1 values (DEFAULT values), in the runtime's representation."""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ..typegraph import Kind, Node, TypeGraph
+
+
+def c_bytes(data: bytes) -> str:
+    """A C string literal holding exactly these octets."""
+    return '"' + "".join(f"\\x{b:02x}" for b in data) + '"'
+
+
+def oid_contents(dotted: str, relative: bool = False) -> bytes:
+    """The contents octets of an OBJECT IDENTIFIER or RELATIVE-OID (X.690 8.19)."""
+    arcs = [int(a) for a in dotted.split(".") if a != ""]
+    if not relative:
+        if len(arcs) < 2:
+            raise ValueError(f"object identifier {dotted!r} has fewer than two arcs")
+        arcs = [arcs[0] * 40 + arcs[1]] + arcs[2:]
+    out = bytearray()
+    for arc in arcs:
+        chunk = [arc & 0x7F]
+        arc >>= 7
+        while arc:
+            chunk.append(0x80 | (arc & 0x7F))
+            arc >>= 7
+        out.extend(reversed(chunk))
+    return bytes(out)
+
+
+def string_contents(builtin: str, value: str) -> bytes:
+    if builtin == "BMPString":
+        return value.encode("utf-16-be")
+    if builtin == "UniversalString":
+        return value.encode("utf-32-be")
+    if builtin in ("UTF8String",):
+        return value.encode("utf-8")
+    return value.encode("latin-1")
+
+
+def int_octets(value: int) -> bytes:
+    """Minimal two's complement."""
+    length = max(1, (value + (value < 0)).bit_length() // 8 + 1)
+    return value.to_bytes(length, "big", signed=True)
+
+
+class ValueWriter:
+    """Turns a value of a node into a C initializer.  Arrays and big numbers need objects
+    of their own: they are collected in `definitions`, to be written before their use."""
+
+    def __init__(self, graph: TypeGraph, ctype_of: Callable[[str], str],
+                 field_of: Callable[[str], str], layout_of: Callable[[str], Any]):
+        self.graph = graph
+        self.ctype_of = ctype_of
+        self.field_of = field_of
+        self.layout_of = layout_of
+        self.definitions: list[str] = []
+        self._counter = 0
+
+    def _symbol(self, stem: str) -> str:
+        self._counter += 1
+        return f"{stem}_{self._counter}"
+
+    def initializer(self, node_id: str, value: Any, stem: str) -> str:
+        node = self.graph.target(node_id)
+        kind = node.kind
+        if kind == Kind.BOOLEAN:
+            return "true" if value else "false"
+        if kind in (Kind.INTEGER, Kind.ENUMERATED):
+            if kind == Kind.ENUMERATED and isinstance(value, str):
+                value = self._enum_value(node, value)
+            elif isinstance(value, str):
+                value = node.named_numbers[value]
+            storage = self.layout_of(node_id).storage
+            if storage != "ASN1H_INT_BIG":
+                suffix = "u" if storage.startswith("ASN1H_INT_U") else ""
+                return f"{value}{suffix}" if abs(value) < 2**31 else \
+                    (f"UINT64_C({value})" if suffix else f"INT64_C({value})")
+            if -(2**63) <= value < 2**63:
+                return f"{{INT64_C({value}), NULL, 0}}" if value != -(2**63) else \
+                    "{INT64_MIN, NULL, 0}"
+            octets = int_octets(value)
+            return f"{{0, (const uint8_t *){c_bytes(octets)}, {len(octets)}}}"
+        if kind == Kind.REAL:
+            value = float(value)
+            if math.isnan(value):
+                return "NAN"
+            if math.isinf(value):
+                return "HUGE_VAL" if value > 0 else "-HUGE_VAL"
+            return repr(value)
+        if kind == Kind.NULL:
+            return "0"
+        if kind == Kind.BIT_STRING:
+            if isinstance(value, (list, tuple, set)) and not (
+                    len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
+                value = self._named_bits(node, value)
+            data, nbits = value
+            nbytes = (nbits + 7) // 8
+            data = bytes(data[:nbytes])
+            return f"{{(const uint8_t *){c_bytes(data)}, {nbytes}, {nbytes * 8 - nbits}}}"
+        if kind == Kind.BYTES:
+            if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
+                data = oid_contents(value, node.builtin == "RELATIVE-OID")
+            elif isinstance(value, (bytes, bytearray)):
+                data = bytes(value)
+            else:
+                data = string_contents(node.builtin, str(value))
+            return f"{{(const uint8_t *){c_bytes(data)}, {len(data)}}}"
+        if kind == Kind.OPEN:
+            data = bytes(value)
+            return f"{{(const uint8_t *){c_bytes(data)}, {len(data)}, NULL, NULL}}"
+        if kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
+            if not value:
+                return "{NULL, 0}"
+            element = node.element
+            items = [self.initializer(element.type, item, stem) for item in value]
+            symbol = self._symbol(stem)
+            self.definitions.append(
+                f"static {self.ctype_of(element.type)} {symbol}[{len(items)}] = {{\n    "
+                + ",\n    ".join(items) + "\n};")
+            return f"{{{symbol}, {len(items)}}}"
+        if kind in (Kind.SEQUENCE, Kind.SET):
+            layout = self.layout_of(node.id)
+            parts = []
+            bits = [0] * layout.present_bytes
+            for comp in node.components:
+                if comp.name not in value:
+                    continue
+                member = layout.member(comp.name)
+                parts.append(f".{member.field} = "
+                             + self.initializer(comp.type, value[comp.name], stem))
+                if member.bit is not None:
+                    bits[member.bit // 8] |= 1 << (member.bit % 8)
+            if layout.present_bytes:
+                parts.append(".present_ = {" + ", ".join(str(b) for b in bits) + "}")
+            return "{" + ", ".join(parts) + "}" if parts else "{0}"
+        if kind == Kind.CHOICE:
+            name, inner = value
+            layout = self.layout_of(node.id)
+            member = layout.member(name)
+            index = layout.members.index(member) + 1
+            return (f"{{{index}, {{.{member.field} = "
+                    + self.initializer(member.node_id, inner, stem) + "}}")
+        raise ValueError(f"no C initializer for a value of {node.id} ({kind.value})")
+
+    @staticmethod
+    def _enum_value(node: Node, name: str) -> int:
+        if name not in node.named_numbers:
+            raise ValueError(f"{name!r} is not an item of {node.id}")
+        return node.named_numbers[name]
+
+    @staticmethod
+    def _named_bits(node: Node, names) -> tuple[bytes, int]:
+        positions = [node.named_bits[n] for n in names]
+        nbits = max(positions) + 1 if positions else 0
+        data = bytearray((nbits + 7) // 8)
+        for pos in positions:
+            data[pos // 8] |= 0x80 >> (pos % 8)
+        return bytes(data), nbits

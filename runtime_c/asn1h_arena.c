@@ -1,0 +1,139 @@
+/* asn1h_arena.c: the only allocator decoding uses.
+ *
+ * A bump allocator over the caller's buffer, then over heap blocks when the caller allows
+ * them.  Free space is kept zeroed, so that decoders may assume zeroed memory; a reset
+ * zeroes only what the last message used.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asn1h.h"
+
+struct asn1h_block {
+    asn1h_block *next;
+    size_t size;                /* usable bytes after the header */
+};
+
+/* Block headers are padded so that the usable memory after them stays aligned. */
+#define HEADER_SIZE ((sizeof(asn1h_block) + ASN1H_ALIGN - 1) & ~(size_t)(ASN1H_ALIGN - 1))
+
+static uint8_t *block_data(asn1h_block *b)
+{
+    return (uint8_t *)b + HEADER_SIZE;
+}
+
+static uint8_t *align_up(uint8_t *p)
+{
+    uintptr_t u = (uintptr_t)p;
+    return p + ((ASN1H_ALIGN - (u % ASN1H_ALIGN)) % ASN1H_ALIGN);
+}
+
+void asn1h_arena_init(asn1h_arena *a, void *buf, size_t size, size_t heap_limit)
+{
+    memset(a, 0, sizeof *a);
+    a->heap_limit = heap_limit;
+    if (buf && size) {
+        uint8_t *start = align_up((uint8_t *)buf);
+        if (start <= (uint8_t *)buf + size) {
+            a->buf = start;
+            a->buf_size = (size_t)((uint8_t *)buf + size - start);
+            memset(a->buf, 0, a->buf_size);
+            a->cur = a->buf;
+            a->end = a->buf + a->buf_size;
+        }
+    }
+}
+
+void *asn1h_arena_alloc_slow(asn1h_arena *a, size_t size)
+{
+    asn1h_block *b;
+    size_t want;
+
+    if (size == 0)
+        return a->cur ? a->cur : (void *)a;   /* any non-NULL pointer will do */
+    if ((size_t)(a->end - a->cur) >= size) {
+        void *r = a->cur;
+        a->cur += size;
+        return r;
+    }
+    want = a->blocks ? a->blocks->size * 2 : ASN1H_ARENA_BLOCK;
+    if (want < size)
+        want = size;
+    if (a->heap_used + want > a->heap_limit) {
+        want = size;                        /* try for just what is needed */
+        if (a->heap_used + want > a->heap_limit || want > a->heap_limit)
+            return NULL;
+    }
+    b = (asn1h_block *)calloc(1, HEADER_SIZE + want);
+    if (!b)
+        return NULL;
+    b->size = want;
+    b->next = a->blocks;
+    a->blocks = b;
+    a->heap_used += want;
+    a->cur = block_data(b) + size;
+    a->end = block_data(b) + want;
+    return block_data(b);
+}
+
+/* Zeroes [start, cur) when cur lies in this region, else all of it (it was filled). */
+static void zero_used(const asn1h_arena *a, uint8_t *start, size_t size)
+{
+    if (a->cur >= start && a->cur <= start + size)
+        memset(start, 0, (size_t)(a->cur - start));
+    else
+        memset(start, 0, size);
+}
+
+void asn1h_arena_reset(asn1h_arena *a)
+{
+    asn1h_block *keep = NULL, *b, *next;
+
+    /* Without a caller's buffer, keep the largest block: the next message then needs no
+     * heap allocation.  With one, the buffer is what gets reused. */
+    for (b = a->blocks; b; b = next) {
+        next = b->next;
+        if (!a->buf && (!keep || b->size > keep->size)) {
+            free(keep);
+            keep = b;
+        } else {
+            free(b);
+        }
+    }
+    if (keep)
+        zero_used(a, block_data(keep), keep->size);
+    if (a->buf)
+        zero_used(a, a->buf, a->buf_size);
+    a->blocks = keep;
+    a->heap_used = 0;
+    if (keep) {
+        keep->next = NULL;
+        a->heap_used = keep->size;
+        a->cur = block_data(keep);
+        a->end = a->cur + keep->size;
+    } else if (a->buf) {
+        a->cur = a->buf;
+        a->end = a->buf + a->buf_size;
+    } else {
+        a->cur = a->end = NULL;
+    }
+}
+
+void asn1h_arena_free(asn1h_arena *a)
+{
+    asn1h_block *b = a->blocks;
+    while (b) {
+        asn1h_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->blocks = NULL;
+    a->heap_used = 0;
+    if (a->buf) {
+        memset(a->buf, 0, a->buf_size);
+        a->cur = a->buf;
+        a->end = a->buf + a->buf_size;
+    } else {
+        a->cur = a->end = NULL;
+    }
+}

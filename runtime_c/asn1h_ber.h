@@ -1,0 +1,293 @@
+/* asn1h_ber.h: BER/DER primitives shared by the interpreter and compiled routines.
+ *
+ * Not part of the public API: generated .c files and the runtime include it.  The common
+ * cases (one-octet identifiers, short lengths, small integers) are inline here; the rare
+ * ones are out-of-line functions, the paper's "partial inlining".
+ */
+#ifndef ASN1H_BER_H
+#define ASN1H_BER_H
+
+#include <string.h>
+
+#include "asn1h.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ASN1H_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define ASN1H_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define ASN1H_LIKELY(x)   (x)
+#define ASN1H_UNLIKELY(x) (x)
+#endif
+
+#define ASN1H_MAX_TAGS 8          /* tags on one member, explicit wrappers included */
+
+#ifdef ASN1H_PROFILE
+#define ASN1H_COUNT(d, id) do { if ((d)->profile) (d)->profile->values[(id)]++; } while (0)
+#define ASN1H_COUNT_ITEMS(d, id, n) do { if ((d)->profile) (d)->profile->items[(id)] += (n); } while (0)
+#else
+#define ASN1H_COUNT(d, id) ((void)0)
+#define ASN1H_COUNT_ITEMS(d, id, n) ((void)0)
+#endif
+
+/* ---- Errors: record once where detected, then add one path entry per level ---------- */
+
+const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
+/* While an error unwinds: prepend a component name (or an element index) to its path. */
+void asn1h_path_push(asn1h_error *err, const char *name, size_t index);
+uint8_t *asn1h_enc_fail(asn1h_enc *e, asn1h_code code);
+
+static inline const uint8_t *asn1h_unwind(asn1h_dec *d, const char *name)
+{
+    asn1h_path_push(d->err, name, 0);
+    return NULL;
+}
+
+static inline const uint8_t *asn1h_unwind_index(asn1h_dec *d, size_t index)
+{
+    asn1h_path_push(d->err, NULL, index);
+    return NULL;
+}
+
+static inline uint8_t *asn1h_enc_unwind(asn1h_enc *e, const char *name)
+{
+    asn1h_path_push(e->err, name, 0);
+    return NULL;
+}
+
+/* ---- Identifiers and lengths (decoding) --------------------------------------------- */
+
+const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  uint32_t *tag, unsigned *form);
+const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  unsigned *form, const uint8_t **content_end);
+
+/* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
+ * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
+ * definite, `end` itself when it is indefinite. */
+static inline const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                          uint32_t *tag, unsigned *form,
+                                          const uint8_t **content_end)
+{
+    if (ASN1H_UNLIKELY(end - p < 2))
+        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
+    if (ASN1H_LIKELY((p[0] & 0x1F) != 0x1F)) {
+        *tag = ((uint32_t)(p[0] >> 6) << 30) | (p[0] & 0x1Fu);
+        *form = (p[0] >> 5) & 1u;
+        p++;
+    } else {
+        p = asn1h_get_tag_long(d, p, end, tag, form);
+        if (!p)
+            return NULL;
+    }
+    if (ASN1H_LIKELY(p < end && *p < 0x80)) {
+        if (ASN1H_UNLIKELY((size_t)(end - p - 1) < *p))
+            return asn1h_fail(d, ASN1H_ERR_LENGTH, p);
+        *content_end = p + 1 + *p;
+        return p + 1;
+    }
+    return asn1h_get_len_long(d, p, end, form, content_end);
+}
+
+/* Peeks at the identifier at p without consuming it; 0 if there is none (end of contents
+ * or end-of-contents octets).  Tag 0 (UNIVERSAL 0) is reserved, so it never matches. */
+static inline uint32_t asn1h_peek_tag(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
+{
+    uint32_t tag;
+    unsigned form;
+    if (p >= end)
+        return 0;
+    if (ASN1H_LIKELY((p[0] & 0x1F) != 0x1F))
+        return ((uint32_t)(p[0] >> 6) << 30) | (p[0] & 0x1Fu);
+    if (!asn1h_get_tag_long(d, p, end, &tag, &form))
+        return 0;
+    return tag;
+}
+
+/* At the end of constructed contents: `end` reached (definite), or end-of-contents
+ * octets next (indefinite). */
+static inline int asn1h_at_end(const uint8_t *p, const uint8_t *end, unsigned form)
+{
+    if (!(form & ASN1H_FORM_INDEF))
+        return p >= end;
+    return end - p >= 2 && p[0] == 0 && p[1] == 0;
+}
+
+/* Closes constructed contents: checks that nothing is left (definite) or consumes the
+ * end-of-contents octets (indefinite). */
+const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form);
+/* Skips one complete TLV (any depth of indefinite lengths). */
+const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
+/* Whether a TLV with this outermost tag can start a value of the member / the type. */
+int asn1h_member_accepts(const asn1h_member *m, uint32_t tag);
+int asn1h_type_accepts(const asn1h_type *t, uint32_t tag);
+/* Sets an absent member to its DEFAULT value (or leaves it zero). */
+void asn1h_set_default(const asn1h_member *m, void *base);
+
+/* Enters a constructed value: one level of the nesting budget. */
+#define ASN1H_ENTER(d, p) \
+    do { if (ASN1H_UNLIKELY((d)->depth == 0)) return asn1h_fail((d), ASN1H_ERR_DEPTH, (p)); \
+         (d)->depth--; } while (0)
+#define ASN1H_LEAVE(d) ((d)->depth++)
+
+/* ---- Fast paths for compiled routines ------------------------------------------------ */
+
+/* When p holds the one-octet identifier `id` followed by a DER-minimal definite length in
+ * short, 0x81 or 0x82 form that fits before `end`, returns the start of the contents and
+ * sets *content_end.  Otherwise returns NULL and the caller takes the general path, which
+ * also handles BER's other forms and reports errors. */
+static inline const uint8_t *asn1h_expect(const uint8_t *p, const uint8_t *end, uint8_t id,
+                                          const uint8_t **content_end)
+{
+    size_t avail = (size_t)(end - p), len;
+    if (ASN1H_UNLIKELY(avail < 2 || p[0] != id))
+        return NULL;
+    if (ASN1H_LIKELY(p[1] < 0x80)) {
+        len = p[1];
+        p += 2;
+    } else if (p[1] == 0x81 && avail >= 3 && p[2] >= 0x80) {
+        len = p[2];
+        p += 3;
+    } else if (p[1] == 0x82 && avail >= 4 && p[2] != 0) {
+        len = (size_t)p[2] << 8 | p[3];
+        p += 4;
+    } else {
+        return NULL;
+    }
+    if (ASN1H_UNLIKELY((size_t)(end - p) < len))
+        return NULL;
+    *content_end = p + len;
+    return p;
+}
+
+/* A minimal INTEGER of 1..8 octets: its value.  *ok is false otherwise. */
+static inline int64_t asn1h_small_int(const uint8_t *p, const uint8_t *end, int *ok)
+{
+    size_t len = (size_t)(end - p), i;
+    uint64_t u;
+    if (ASN1H_UNLIKELY(len - 1 >= 8 || (len > 1 && ((p[0] == 0x00 && !(p[1] & 0x80))
+                                                     || (p[0] == 0xFF && (p[1] & 0x80)))))) {
+        *ok = 0;
+        return 0;
+    }
+    u = (p[0] & 0x80) ? ~(uint64_t)0 : 0;
+    for (i = 0; i < len; i++)
+        u = (u << 8) | p[i];
+    *ok = 1;
+    return (int64_t)u;
+}
+
+/* The general path of a compiled routine: decodes member m, or reports it missing. */
+const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
+                                     const uint8_t *end, unsigned form, void *base);
+/* Skips unknown extension additions that no member from `from` on accepts. */
+const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned from,
+                                  const uint8_t *p, const uint8_t *end, unsigned form);
+/* Decodes the open types of a SEQUENCE/SET whose table constraint names their type. */
+const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *value);
+/* DER: whether the element encoded in [previous, at) sorts before the one in [at, end). */
+int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end);
+/* OBJECT IDENTIFIER / RELATIVE-OID contents: subidentifiers in the fewest octets. */
+const uint8_t *asn1h_check_oid(asn1h_dec *d, const uint8_t *p, const uint8_t *end, int relative);
+
+/* ---- Primitive contents decoders (p..end is exactly the contents) -------------------- */
+
+const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                               unsigned form, asn1h_bytes *v);
+const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                             const uint8_t *end, void *v);
+
+/* ---- Presence bits ------------------------------------------------------------------- */
+
+static inline void asn1h_set_bit(void *base, uint32_t present_offset, unsigned bit)
+{
+    ((uint8_t *)base)[present_offset + (bit >> 3)] |= (uint8_t)(1u << (bit & 7));
+}
+
+static inline int asn1h_get_bit(const void *base, uint32_t present_offset, unsigned bit)
+{
+    return (((const uint8_t *)base)[present_offset + (bit >> 3)] >> (bit & 7)) & 1;
+}
+
+/* SEQUENCE OF / SET OF share the layout { T *items; size_t count; }.  The interpreter
+ * reaches it through memcpy, so that it never aliases the generated struct types. */
+static inline void asn1h_array_get(const void *v, void **items, size_t *count)
+{
+    memcpy(items, v, sizeof *items);
+    memcpy(count, (const uint8_t *)v + sizeof(void *), sizeof *count);
+}
+
+static inline void asn1h_array_set(void *v, void *items, size_t count)
+{
+    memcpy(v, &items, sizeof items);
+    memcpy((uint8_t *)v + sizeof(void *), &count, sizeof count);
+}
+
+/* ---- Encoding (backwards from p) ----------------------------------------------------- */
+
+uint8_t *asn1h_put_len_long(asn1h_enc *e, uint8_t *p, size_t len);
+uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned constructed);
+
+static inline uint8_t *asn1h_put_len(asn1h_enc *e, uint8_t *p, size_t len)
+{
+    if (ASN1H_LIKELY(len < 0x80 && p > e->start)) {
+        *--p = (uint8_t)len;
+        return p;
+    }
+    return asn1h_put_len_long(e, p, len);
+}
+
+static inline uint8_t *asn1h_put_tag(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned constructed)
+{
+    uint32_t number = tag & 0x3FFFFFFFu;
+    if (ASN1H_LIKELY(number < 31 && p > e->start)) {
+        *--p = (uint8_t)((tag >> 30) << 6 | constructed << 5 | number);
+        return p;
+    }
+    return asn1h_put_tag_long(e, p, tag, constructed);
+}
+
+static inline uint8_t *asn1h_put_raw(asn1h_enc *e, uint8_t *p, const void *buf, size_t len)
+{
+    if (ASN1H_UNLIKELY((size_t)(p - e->start) < len))
+        return asn1h_enc_fail(e, ASN1H_ERR_BUFFER);
+    p -= len;
+    if (len)
+        memcpy(p, buf, len);
+    return p;
+}
+
+/* Writes a one-octet identifier and the length of the `len` octets that follow. */
+static inline uint8_t *asn1h_put_tl1(asn1h_enc *e, uint8_t *p, size_t len, uint8_t id)
+{
+    if (ASN1H_LIKELY(len < 0x80 && p - e->start >= 2)) {
+        p[-1] = (uint8_t)len;
+        p[-2] = id;
+        return p - 2;
+    }
+    if (!(p = asn1h_put_len_long(e, p, len)))
+        return NULL;
+    if (p <= e->start)
+        return asn1h_enc_fail(e, ASN1H_ERR_BUFFER);
+    *--p = id;
+    return p;
+}
+
+/* DER: sorts the SET OF element encodings in [p, end) into ascending order, in place. */
+void asn1h_sort_set_of(uint8_t *p, uint8_t *end);
+
+/* Contents of an INTEGER: minimal two's complement. */
+uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v);
+uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t v);
+uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
+
+/* Whether an absent-able member must be encoded (DER: DEFAULT values are left out). */
+int asn1h_member_encoded(const asn1h_member *m, const void *base, uint32_t present_offset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ASN1H_BER_H */
