@@ -79,7 +79,9 @@ void *asn1h_arena_alloc_slow(asn1h_arena *a, size_t size)
 /* Zeroes [start, cur) when cur lies in this region, else all of it (it was filled). */
 static void zero_used(const asn1h_arena *a, uint8_t *start, size_t size)
 {
-    if (a->cur >= start && a->cur <= start + size)
+    if (a->cur == start)
+        return;                             /* nothing was allocated */
+    if (a->cur > start && a->cur <= start + size)
         memset(start, 0, (size_t)(a->cur - start));
     else
         memset(start, 0, size);

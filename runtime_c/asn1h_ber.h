@@ -18,10 +18,30 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 #define ASN1H_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define ASN1H_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ASN1H_INLINE      static inline __attribute__((always_inline))
+#define ASN1H_NOINLINE    __attribute__((noinline))
 #else
+#define ASN1H_NOINLINE
 #define ASN1H_LIKELY(x)   (x)
 #define ASN1H_UNLIKELY(x) (x)
+#define ASN1H_INLINE      static inline
 #endif
+
+/* Eight octets as a big-endian number, one load where the compiler can (USC's word-wide
+ * access; the input needs no alignment). */
+ASN1H_INLINE uint64_t asn1h_load_be64(const uint8_t *p)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return __builtin_bswap64(w);
+#else
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40
+           | (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16
+           | (uint64_t)p[6] << 8 | p[7];
+#endif
+}
 
 #define ASN1H_MAX_TAGS 8          /* tags on one member, explicit wrappers included */
 
@@ -32,6 +52,19 @@ extern "C" {
 #define ASN1H_COUNT(d, id) ((void)0)
 #define ASN1H_COUNT_ITEMS(d, id, n) ((void)0)
 #endif
+
+/* Two octets as a big-endian number, one load. */
+ASN1H_INLINE unsigned asn1h_load_be16(const uint8_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap16(h);
+#else
+    return (unsigned)p[0] << 8 | p[1];
+#endif
+}
 
 /* ---- Errors: record once where detected, then add one path entry per level ---------- */
 
@@ -68,7 +101,7 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
 /* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
  * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
  * definite, `end` itself when it is indefinite. */
-static inline const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                           uint32_t *tag, unsigned *form,
                                           const uint8_t **content_end)
 {
@@ -88,6 +121,13 @@ static inline const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const 
             return asn1h_fail(d, ASN1H_ERR_LENGTH, p);
         *content_end = p + 1 + *p;
         return p + 1;
+    }
+    if (end - p >= 3 && p[0] == 0x82 && p[1] != 0) {  /* the usual long form: 256..65535 */
+        size_t len = (size_t)p[1] << 8 | p[2];
+        if (ASN1H_LIKELY((size_t)(end - p - 3) >= len)) {
+            *content_end = p + 3 + len;
+            return p + 3;
+        }
     }
     return asn1h_get_len_long(d, p, end, form, content_end);
 }
@@ -139,7 +179,7 @@ void asn1h_set_default(const asn1h_member *m, void *base);
  * short, 0x81 or 0x82 form that fits before `end`, returns the start of the contents and
  * sets *content_end.  Otherwise returns NULL and the caller takes the general path, which
  * also handles BER's other forms and reports errors. */
-static inline const uint8_t *asn1h_expect(const uint8_t *p, const uint8_t *end, uint8_t id,
+ASN1H_INLINE const uint8_t *asn1h_expect(const uint8_t *p, const uint8_t *end, uint8_t id,
                                           const uint8_t **content_end)
 {
     size_t avail = (size_t)(end - p), len;
@@ -164,7 +204,7 @@ static inline const uint8_t *asn1h_expect(const uint8_t *p, const uint8_t *end, 
 }
 
 /* A minimal INTEGER of 1..8 octets: its value.  *ok is false otherwise. */
-static inline int64_t asn1h_small_int(const uint8_t *p, const uint8_t *end, int *ok)
+ASN1H_INLINE int64_t asn1h_small_int(const uint8_t *p, const uint8_t *end, int *ok)
 {
     size_t len = (size_t)(end - p), i;
     uint64_t u;
@@ -178,6 +218,69 @@ static inline int64_t asn1h_small_int(const uint8_t *p, const uint8_t *end, int 
         u = (u << 8) | p[i];
     *ok = 1;
     return (int64_t)u;
+}
+
+/* Compiled routines check their position against one bound, computed once: below
+ * `safe`, ASN1H_SAFE_ZONE octets can be read (0: the contents are too short for that). */
+#define ASN1H_SAFE_ZONE 10
+ASN1H_INLINE uintptr_t asn1h_safe(const uint8_t *p, const uint8_t *end)
+{
+    return end - p >= ASN1H_SAFE_ZONE ? (uintptr_t)(end - ASN1H_SAFE_ZONE) : 0;
+}
+
+/* An INTEGER with the one-octet identifier `id`, of 1..8 octets (minimal ones only when
+ * `strict`: BER decodes the others to the same value), read with one 8-octet load when 8
+ * octets can be read: returns the position after it and sets *value, or NULL (the caller
+ * then tries asn1h_expect and asn1h_small_int, then the general path). */
+ASN1H_INLINE const uint8_t *asn1h_word_int(const uint8_t *p, uintptr_t safe, uint8_t id,
+                                           unsigned strict, int64_t *value)
+{
+    unsigned len;
+    uint64_t w, u, sign;
+    if (ASN1H_UNLIKELY((uintptr_t)p > safe))
+        return NULL;
+    /* identifier and length in one load: id then 1..8, one range check for both */
+    len = asn1h_load_be16(p) - ((unsigned)id << 8);
+    if (ASN1H_UNLIKELY(len - 1 >= 8))
+        return NULL;
+    w = asn1h_load_be64(p + 2);
+    /* not minimal: the first nine bits all the same */
+    if (ASN1H_UNLIKELY(strict) && len > 1 && (uint64_t)((w >> 55) + 1) % 512 <= 1)
+        return NULL;
+    if ((-2 >> 1) == -1) {                  /* arithmetic shifts (every common compiler) */
+        *value = (int64_t)w >> (64 - 8 * len);
+    } else {
+        u = w >> (64 - 8 * len);
+        sign = (uint64_t)1 << (8 * len - 1);
+        *value = (int64_t)((u ^ sign) - sign);
+    }
+    return p + 2 + len;
+}
+
+/* A small INTEGER: the word-wide path, else the octet loop; NULL when neither applies. */
+ASN1H_INLINE const uint8_t *asn1h_fast_int(const uint8_t *p, const uint8_t *end, uintptr_t safe,
+                                           uint8_t id, unsigned strict, int64_t *value)
+{
+    const uint8_t *c, *ce, *q = asn1h_word_int(p, safe, id, strict, value);
+    int ok;
+    if (ASN1H_LIKELY(q != NULL))
+        return q;
+    if ((c = asn1h_expect(p, end, id, &ce)) != NULL && (*value = asn1h_small_int(c, ce, &ok), ok))
+        return ce;
+    return NULL;
+}
+
+/* A BOOLEAN in DER form (00 or FF). */
+ASN1H_INLINE const uint8_t *asn1h_fast_bool(const uint8_t *p, const uint8_t *end, uintptr_t safe,
+                                            uint8_t id, bool *value)
+{
+    if (ASN1H_LIKELY(((uintptr_t)p <= safe || end - p >= 3)
+                     && asn1h_load_be16(p) == (unsigned)(id << 8 | 1)
+                     && (uint8_t)(p[2] + 1) <= 1)) {
+        *value = p[2] != 0;
+        return p + 3;
+    }
+    return NULL;
 }
 
 /* The general path of a compiled routine: decodes member m, or reports it missing. */

@@ -242,6 +242,36 @@ const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const ui
     return decode_tagged(d, m->type, tags, ntags, p, end, v);
 }
 
+/* The tag a member's encoding starts with; 0 when its type has none of its own (an
+ * untagged CHOICE or open type), which asn1h_member_accepts then decides. */
+static uint32_t first_tag(const asn1h_member *m)
+{
+    if (m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))
+        return m->tag;
+    return m->type->ntags ? m->type->tags[0] : 0;
+}
+
+static int member_matches(const asn1h_member *m, uint32_t tag)
+{
+    uint32_t first = first_tag(m);
+    return first ? first == tag : asn1h_type_accepts(m->type, tag);
+}
+
+/* Member m, whose identifier and length at `at` were already read (tag, form, contents
+ * [c, content_end)).  The usual member, one tag and stored inline, goes straight to its
+ * contents; the others take the general route. */
+ASN1H_INLINE const uint8_t *decode_read_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *at,
+                                         const uint8_t *end, unsigned form, const uint8_t *c,
+                                         const uint8_t *content_end, void *base)
+{
+    const asn1h_type *t = m->type;
+    void *v = (uint8_t *)base + m->offset;
+    if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) || t->ntags != 1 || !has_own_tlv(t))
+        return asn1h_decode_member(d, m, at, end, base);
+    return t->decode ? t->decode(d, c, content_end, form, v)
+                     : asn1h_interpret_contents(d, t, c, content_end, form, v);
+}
+
 /* ---- Primitive contents -------------------------------------------------------------- */
 
 static const uint8_t *require_primitive(asn1h_dec *d, const uint8_t *p, unsigned form)
@@ -366,7 +396,7 @@ static int64_t load_int(unsigned storage, const void *v)
     }
 }
 
-static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                      const uint8_t *end, void *v)
 {
     const asn1h_enum_info *info = (const asn1h_enum_info *)t->info;
@@ -473,7 +503,7 @@ const uint8_t *asn1h_check_oid(asn1h_dec *d, const uint8_t *p, const uint8_t *en
     return end;
 }
 
-static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                const uint8_t *end, unsigned form, asn1h_bits *v)
 {
     if (form & ASN1H_FORM_CONSTRUCTED) {
@@ -501,7 +531,7 @@ static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t, const uint8_t 
 }
 
 /* REAL (X.690 8.5): binary, decimal (ISO 6093) and the special values. */
-static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, double *v)
 {
     size_t len = (size_t)(end - p);
@@ -679,25 +709,30 @@ const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const 
     return asn1h_decode_member(d, m, p, end, base);
 }
 
-static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                    const uint8_t *end, unsigned form, void *v)
 {
-    unsigned i = 0;
+    unsigned i = 0, form_read = 0;
+    uint32_t tag = 0;
+    const uint8_t *c = NULL, *content_end = NULL, *read_at = NULL;
 
     if (!(form & ASN1H_FORM_CONSTRUCTED))
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
     ASN1H_ENTER(d, p);
     while (i < t->nmembers) {
         const asn1h_member *m = &t->members[i];
-        uint32_t tag = 0;
-        if (!asn1h_at_end(p, end, form)) {
-            if (p >= end)
-                return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
-            if (!(tag = asn1h_peek_tag(d, p, end)))    /* end-of-contents in a definite value */
-                return asn1h_fail(d, ASN1H_ERR_TAG, p);
+        if (read_at != p) {                 /* read the next identifier and length once */
+            tag = 0;
+            if (!asn1h_at_end(p, end, form)) {
+                if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+                    return NULL;
+                if (!tag)                   /* end-of-contents inside a definite value */
+                    return asn1h_fail(d, ASN1H_ERR_TAG, p);
+            }
+            read_at = p;
         }
-        if (tag && asn1h_member_accepts(m, tag)) {
-            if (!(p = asn1h_decode_member(d, m, p, end, v)))
+        if (tag && member_matches(m, tag)) {
+            if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
                 return asn1h_unwind(d, m->name);
             if (m->bit != ASN1H_NO_BIT)
                 asn1h_set_bit(v, t->aux, m->bit);
@@ -724,7 +759,7 @@ static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t, const uint
     return p;
 }
 
-static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                               const uint8_t *end, unsigned form, void *v)
 {
     uint8_t seen[32] = {0};                 /* generated SETs have at most 256 members */
@@ -735,16 +770,20 @@ static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
     ASN1H_ENTER(d, p);
     while (!asn1h_at_end(p, end, form)) {
-        uint32_t tag = asn1h_peek_tag(d, p, end);
+        uint32_t tag;
+        unsigned form_read;
+        const uint8_t *c, *content_end;
         const asn1h_member *m = NULL;
+        if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+            return NULL;
         for (i = 0; i < t->nmembers; i++)
-            if (asn1h_member_accepts(&t->members[i], tag)) {
+            if (member_matches(&t->members[i], tag)) {
                 m = &t->members[i];
                 break;
             }
         if (!m) {
             if (!tag || !(t->flags & ASN1H_T_EXTENSIBLE))
-                return asn1h_fail(d, p >= end ? ASN1H_ERR_TRUNCATED : ASN1H_ERR_TAG, p);
+                return asn1h_fail(d, ASN1H_ERR_TAG, p);
             if (!(p = asn1h_skip_tlv(d, p, end)))
                 return NULL;
             continue;
@@ -762,7 +801,7 @@ static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *
             last_rank = rank + 1;
         }
         seen[i >> 3] |= (uint8_t)(1u << (i & 7));
-        if (!(p = asn1h_decode_member(d, m, p, end, v)))
+        if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
             return asn1h_unwind(d, m->name);
         if (m->bit != ASN1H_NO_BIT)
             asn1h_set_bit(v, t->aux, m->bit);
@@ -785,7 +824,7 @@ static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *
     return p;
 }
 
-static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                  const uint8_t *end, void *v)
 {
     uint32_t tag = asn1h_peek_tag(d, p, end);
@@ -825,7 +864,7 @@ int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_
     return c < 0 || (c == 0 && alen <= blen);
 }
 
-static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                       const uint8_t *end, unsigned form, void *v)
 {
     const asn1h_member *element = &t->members[0];
@@ -856,8 +895,17 @@ static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_type *t, const u
         return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
     asn1h_array_set(v, items, count);
     for (i = 0; i < count; i++) {
-        const uint8_t *at = p;
-        if (!(p = asn1h_decode_member(d, element, p, end, items + i * size)))
+        const uint8_t *at = p, *c, *content_end;
+        uint32_t tag;
+        unsigned form_read;
+        if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+            return asn1h_unwind_index(d, i);
+        if (!member_matches(element, tag)) {
+            asn1h_fail(d, ASN1H_ERR_TAG, p);
+            return asn1h_unwind_index(d, i);
+        }
+        if (!(p = decode_read_member(d, element, p, end, form_read, c, content_end,
+                                     items + i * size)))
             return asn1h_unwind_index(d, i);
         if ((d->flags & ASN1H_DER) && t->kind == ASN1H_SET_OF) {
             if (previous && !asn1h_der_ascending(previous, at, p))
@@ -944,7 +992,18 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
     d.profile = opts ? opts->profile : NULL;
     memset(value, 0, type->size);
-    q = decode_tagged(&d, type, type->tags, type->ntags, buf, buf + len, value);
+    if (type->ntags == 1 && has_own_tlv(type)) {   /* the usual PDU: one tag of its own */
+        uint32_t tag;
+        unsigned form;
+        const uint8_t *end;
+        q = asn1h_get_tl(&d, buf, buf + len, &tag, &form, &end);
+        if (q && tag != type->tags[0])
+            q = asn1h_fail(&d, ASN1H_ERR_TAG, buf);
+        if (q)
+            q = asn1h_decode_contents(&d, type, q, end, form, value);
+    } else {
+        q = decode_tagged(&d, type, type->tags, type->ntags, buf, buf + len, value);
+    }
     if (!q) {
         if (err->code == ASN1H_OK)
             err->code = ASN1H_ERR_VALUE;
