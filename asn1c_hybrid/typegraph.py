@@ -36,7 +36,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 
 class TagClass(enum.IntEnum):
@@ -233,6 +233,58 @@ class ModuleInfo:
     extensibility_implied: bool = False
 
 
+def strongly_connected_components(nodes: Sequence[str],
+                                  successors: Callable[[str], Sequence[str]]
+                                  ) -> list[list[str]]:
+    """Tarjan's algorithm, iterative (deep specs must not hit Python's recursion limit).
+
+    Components come out in reverse topological order: every edge between two components
+    goes from a later one to an earlier one.  Deterministic for a given node order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    counter = 0
+
+    for root in nodes:
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(successors(root)))]
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(successors(w))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    component.reverse()
+                    components.append(component)
+    return components
+
+
 @dataclass
 class TypeGraph:
     modules: list[ModuleInfo] = field(default_factory=list)
@@ -270,69 +322,25 @@ class TypeGraph:
             digest.update(hashlib.sha256(text.encode()).digest())
         return digest.hexdigest()
 
+    def successors(self, node_id: str) -> list[str]:
+        """The nodes a node refers to: its members' types, the node it is an alias of."""
+        node = self.nodes[node_id]
+        return [c.type for c in node.members()] + ([node.alias_of] if node.alias_of else [])
+
     def roots(self) -> list[Node]:
-        """Named types that no other type refers to: the likely PDUs."""
-        referenced = set()
-        for node in self:
-            if node.alias_of:
-                referenced.add(node.alias_of)
-            for comp in node.members():
-                referenced.add(comp.type)
-        return [n for n in self if not n.is_anonymous and n.id not in referenced]
+        """The likely PDUs: named types that no type outside their own recursive cycle
+        refers to (`Tree ::= SEQUENCE { children SEQUENCE OF Tree }` alone in a spec is a
+        message type, though it refers to itself)."""
+        components = strongly_connected_components(list(self.nodes), self.successors)
+        component_of = {v: i for i, c in enumerate(components) for v in c}
+        entered = {w for v in self.nodes for w in self.successors(v)
+                   if component_of[w] != component_of[v]}
+        return [n for n in self if not n.is_anonymous and not any(
+            v in entered for v in components[component_of[n.id]])]
 
     def mark_recursion(self) -> None:
-        """Set `Node.recursive` for every node that can reach itself (Tarjan's SCCs)."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        stack: list[str] = []
-        on_stack: set[str] = set()
-        counter = [0]
-
-        def successors(node_id: str) -> list[str]:
-            node = self.nodes[node_id]
-            out = [c.type for c in node.members()]
-            if node.alias_of:
-                out.append(node.alias_of)
-            return out
-
-        def strongconnect(root: str) -> None:
-            # iterative Tarjan, so that deep specs do not hit Python's recursion limit
-            work = [(root, iter(successors(root)))]
-            index[root] = low[root] = counter[0]
-            counter[0] += 1
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                v, it = work[-1]
-                advanced = False
-                for w in it:
-                    if w not in index:
-                        index[w] = low[w] = counter[0]
-                        counter[0] += 1
-                        stack.append(w)
-                        on_stack.add(w)
-                        work.append((w, iter(successors(w))))
-                        advanced = True
-                        break
-                    if w in on_stack:
-                        low[v] = min(low[v], index[w])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    scc = []
-                    while True:
-                        w = stack.pop()
-                        on_stack.discard(w)
-                        scc.append(w)
-                        if w == v:
-                            break
-                    self_loop = v in successors(v)
-                    for w in scc:
-                        self.nodes[w].recursive = len(scc) > 1 or self_loop
-
-        for node_id in self.nodes:
-            if node_id not in index:
-                strongconnect(node_id)
+        """Set `Node.recursive` for every node that can reach itself."""
+        for component in strongly_connected_components(list(self.nodes), self.successors):
+            cyclic = len(component) > 1 or component[0] in self.successors(component[0])
+            for v in component:
+                self.nodes[v].recursive = cyclic

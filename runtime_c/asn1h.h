@@ -343,6 +343,7 @@ struct asn1h_profile {
     size_t ntypes;
     uint64_t *values;               /* values decoded, per type */
     uint64_t *items;                /* SEQUENCE OF / SET OF: elements decoded, per type */
+    uint64_t messages;              /* asn1h_decode calls that succeeded */
 };
 
 /* Writes the counters as a profile file (JSON keyed by type identifier). */

@@ -66,6 +66,19 @@ ASN1H_INLINE unsigned asn1h_load_be16(const uint8_t *p)
 #endif
 }
 
+/* CHOICE and open types have no identifier of their own (their tags wrap the alternative). */
+static inline int asn1h_has_own_tlv(const asn1h_type *t)
+{
+    return t->kind != ASN1H_CHOICE && t->kind != ASN1H_OPEN;
+}
+
+/* Whether a type's own identifier has the constructed bit in DER. */
+static inline unsigned asn1h_constructed_form(const asn1h_type *t)
+{
+    return t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET || t->kind == ASN1H_SEQUENCE_OF
+           || t->kind == ASN1H_SET_OF;
+}
+
 /* ---- Errors: record once where detected, then add one path entry per level ---------- */
 
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
@@ -358,8 +371,17 @@ static inline uint8_t *asn1h_put_raw(asn1h_enc *e, uint8_t *p, const void *buf, 
     if (ASN1H_UNLIKELY((size_t)(p - e->start) < len))
         return asn1h_enc_fail(e, ASN1H_ERR_BUFFER);
     p -= len;
-    if (len)
+    if (len >= 4 && len <= 8) {             /* two overlapping 4-octet moves, no call */
+        memcpy(p, buf, 4);
+        memcpy(p + len - 4, (const uint8_t *)buf + len - 4, 4);
+    } else if (len && len < 4) {            /* first, middle, last */
+        const uint8_t *s = (const uint8_t *)buf;
+        p[0] = s[0];
+        p[len / 2] = s[len / 2];
+        p[len - 1] = s[len - 1];
+    } else if (len) {
         memcpy(p, buf, len);
+    }
     return p;
 }
 

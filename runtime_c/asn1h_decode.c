@@ -183,11 +183,6 @@ static unsigned member_tags(const asn1h_member *m, uint32_t *buf, const uint32_t
     return t->ntags - skip + 1;
 }
 
-static int has_own_tlv(const asn1h_type *t)
-{
-    return t->kind != ASN1H_CHOICE && t->kind != ASN1H_OPEN;
-}
-
 /* Reads the tags of a value (explicit wrappers, then its own identifier) and decodes it. */
 static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint32_t *tags,
                                     unsigned ntags, const uint8_t *p, const uint8_t *end,
@@ -195,7 +190,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
 {
     const uint8_t *bounds[ASN1H_MAX_TAGS];
     unsigned forms[ASN1H_MAX_TAGS];
-    unsigned nwrap = has_own_tlv(t) ? ntags - 1 : ntags;
+    unsigned nwrap = asn1h_has_own_tlv(t) ? ntags - 1 : ntags;
     unsigned i, form = 0;
     uint32_t tag;
 
@@ -266,7 +261,7 @@ ASN1H_INLINE const uint8_t *decode_read_member(asn1h_dec *d, const asn1h_member 
 {
     const asn1h_type *t = m->type;
     void *v = (uint8_t *)base + m->offset;
-    if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) || t->ntags != 1 || !has_own_tlv(t))
+    if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) || t->ntags != 1 || !asn1h_has_own_tlv(t))
         return asn1h_decode_member(d, m, at, end, base);
     return t->decode ? t->decode(d, c, content_end, form, v)
                      : asn1h_interpret_contents(d, t, c, content_end, form, v);
@@ -992,7 +987,7 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
     d.profile = opts ? opts->profile : NULL;
     memset(value, 0, type->size);
-    if (type->ntags == 1 && has_own_tlv(type)) {   /* the usual PDU: one tag of its own */
+    if (type->ntags == 1 && asn1h_has_own_tlv(type)) {   /* the usual PDU: one tag of its own */
         uint32_t tag;
         unsigned form;
         const uint8_t *end;
@@ -1011,5 +1006,9 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     }
     if (consumed)
         *consumed = (size_t)(q - buf);
+#ifdef ASN1H_PROFILE
+    if (d.profile)
+        d.profile->messages++;
+#endif
     return ASN1H_OK;
 }

@@ -248,17 +248,6 @@ void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
     }
 }
 
-static int has_own_tlv(const asn1h_type *t)
-{
-    return t->kind != ASN1H_CHOICE && t->kind != ASN1H_OPEN;
-}
-
-static unsigned constructed(const asn1h_type *t)
-{
-    return t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET || t->kind == ASN1H_SEQUENCE_OF
-           || t->kind == ASN1H_SET_OF;
-}
-
 static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, const uint32_t *tags,
                               unsigned ntags, uint8_t *p, const void *v)
 {
@@ -266,11 +255,11 @@ static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, const uint32_t 
     unsigned i = ntags;
     if (!q)
         return NULL;
-    if (has_own_tlv(t) && i) {
+    if (asn1h_has_own_tlv(t) && i) {
         i--;
         if (!(q = asn1h_put_len(e, q, (size_t)(p - q))))
             return NULL;
-        if (!(q = asn1h_put_tag(e, q, tags[i], constructed(t))))
+        if (!(q = asn1h_put_tag(e, q, tags[i], asn1h_constructed_form(t))))
             return NULL;
     }
     while (i-- > 0) {
@@ -315,15 +304,32 @@ int asn1h_member_encoded(const asn1h_member *m, const void *base, uint32_t prese
     return 1;
 }
 
+/* Member m: the usual one (one tag, stored inline) straight to its contents, then its
+ * length and identifier; the others by the general route. */
+ASN1H_INLINE uint8_t *encode_any_member(asn1h_enc *e, const asn1h_member *m, uint8_t *p,
+                                        const void *base)
+{
+    const asn1h_type *t = m->type;
+    const void *v = (const uint8_t *)base + m->offset;
+    uint8_t *q;
+    if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) || t->ntags != 1 || !asn1h_has_own_tlv(t))
+        return asn1h_encode_member(e, m, p, base);
+    if (!(q = t->encode ? t->encode(e, p, v) : asn1h_interpret_encode(e, t, p, v))
+        || !(q = asn1h_put_len(e, q, (size_t)(p - q))))
+        return NULL;
+    return asn1h_put_tag(e, q, (m->flags & ASN1H_M_IMPLICIT) ? m->tag : t->tags[0],
+                         asn1h_constructed_form(t));
+}
+
 static uint8_t *enc_members(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v,
                             const uint16_t *order)
 {
     unsigned k = t->nmembers;
     while (k-- > 0) {
         const asn1h_member *m = &t->members[order ? order[k] : k];
-        if (!asn1h_member_encoded(m, v, t->aux))
+        if (m->bit != ASN1H_NO_BIT && !asn1h_member_encoded(m, v, t->aux))
             continue;
-        if (!(p = asn1h_encode_member(e, m, p, v)))
+        if (!(p = encode_any_member(e, m, p, v)))
             return asn1h_enc_unwind(e, m->name);
     }
     return p;
@@ -339,7 +345,7 @@ static uint8_t *enc_array(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const v
 
     asn1h_array_get(v, &items, &count);
     for (i = count; i-- > 0;) {
-        if (!(p = asn1h_encode_member(e, element, p, (const uint8_t *)items + i * size))) {
+        if (!(p = encode_any_member(e, element, p, (const uint8_t *)items + i * size))) {
             asn1h_path_push(e->err, NULL, i);
             return NULL;
         }

@@ -220,7 +220,8 @@ int asn1h_profile_write(FILE *out, const asn1h_profile *profile)
 {
     size_t i;
     int first = 1;
-    fprintf(out, "{\"spec_hash\": \"%s\", \"counters\": {", profile->spec_hash);
+    fprintf(out, "{\"spec_hash\": \"%s\", \"messages\": %llu, \"counters\": {",
+            profile->spec_hash, (unsigned long long)profile->messages);
     for (i = 0; i < profile->ntypes; i++) {
         if (!profile->values[i] && !profile->items[i])
             continue;

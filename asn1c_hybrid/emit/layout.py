@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
-from ..typegraph import Component, Kind, Node, Tag, TagClass, TypeGraph
+from ..typegraph import (Component, Kind, Node, Tag, TagClass, TypeGraph,
+                         strongly_connected_components)
 from .naming import CNames, c_identifier
 from .values import ValueWriter, c_bytes, oid_contents
 
@@ -192,7 +193,8 @@ class _Builder:
             if node.alias_of is None and node.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE):
                 edges[node.id] = [self.graph.target(c.type).id for c in node.components
                                   if self.owns_struct(self.graph.target(c.type))]
-        component = _strongly_connected(edges)
+        components = strongly_connected_components(list(edges), lambda v: edges.get(v, []))
+        component = {v: i for i, c in enumerate(components) for v in c}
         for parent, targets in edges.items():
             for t in targets:
                 if component[t] == component[parent]:
@@ -516,51 +518,6 @@ def _der_order(graph: TypeGraph, node: Node) -> list[int]:
         return min(tags)
     indexed = [(smallest(c), i) for i, c in enumerate(node.components)]
     return [i for _, i in sorted(indexed)]
-
-
-def _strongly_connected(edges: dict[str, list[str]]) -> dict[str, int]:
-    """Tarjan's algorithm, iterative; nodes outside `edges` are their own components."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    comp: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    counter = 0
-    for root in list(edges):
-        if root in index:
-            continue
-        work = [(root, iter(edges.get(root, [])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, it = work[-1]
-            pushed = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(edges.get(w, []))))
-                    pushed = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if pushed:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp[w] = index[v]
-                    if w == v:
-                        break
-    return comp
 
 
 def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "") -> Layout:
