@@ -1,0 +1,136 @@
+"""Trace replay: the values of each type in real PDUs, counted by the runtime.
+
+The specification is generated all interpreted and built with ASN1H_PROFILE; a small C
+driver decodes every PDU of the trace with `asn1h_decode_opts.profile` set and writes the
+counters with `asn1h_profile_write`.  The counters are the ones an application gets when
+it is built with the same flag, so a profile from a trace and one from a running program
+mean the same thing and merge.
+"""
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from ..typegraph import TypeGraph
+from .profile import Profile, ProfileError
+
+_CHUNKS = 100                 # progress steps on long traces
+_MIN_CHUNK = 500              # PDUs per converter run, at least
+
+
+class ReplayError(Exception):
+    """Trace replay could not run (no C compiler, a PDU that does not decode, ...)."""
+
+
+def _compiler() -> list[str]:
+    return shlex.split(os.environ.get("CC", "cc"))
+
+
+def build_counter(graph: TypeGraph, directory: Path) -> Path:
+    """The spec generated all interpreted with its converter program, built with
+    ASN1H_PROFILE: a program that decodes PDUs and writes the runtime's counters."""
+    from ..emit import EmitOptions, generate
+    from ..resources import data_dir, runtime_sources
+    files = generate(graph, set(), EmitOptions("replay", converter=True))
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    runtime = data_dir("runtime_c")
+    sources = [directory / n for n in sorted(files) if n.endswith(".c")]
+    sources += [p for p in runtime_sources() if p.suffix == ".c"]
+    program = directory / "replay"
+    command = [*_compiler(), "-std=c99", "-O1", "-DASN1H_PROFILE", "-I", str(directory),
+               "-I", str(runtime), *map(str, sources), "-o", str(program)]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise ReplayError(f"trace replay needs a C compiler: {command[0]} was not found "
+                          f"(set CC)") from None
+    if result.returncode != 0:
+        raise ReplayError("building the replay program failed:\n" + result.stderr.strip())
+    return program
+
+
+def replay(graph: TypeGraph, pdu: str, pdus: Sequence[bytes],
+           progress: Optional[Callable[[int], None]] = None,
+           names: Optional[Sequence[str]] = None) -> Profile:
+    """Counts the values of each type in `pdus`, each a complete encoding of `pdu`.
+    `names` says where each PDU came from, for error messages."""
+    with tempfile.TemporaryDirectory(prefix="asn1h-replay-") as tmp:
+        directory = Path(tmp)
+        program = build_counter(graph, directory)
+        size = max(_MIN_CHUNK, math.ceil(len(pdus) / _CHUNKS))
+        profiles = [Profile(graph.spec_hash(), 0, {}, "replay")]
+        for start in range(0, len(pdus), size):
+            chunk = pdus[start:start + size]
+            trace, counters = directory / "chunk.ber", directory / "chunk.json"
+            trace.write_bytes(b"".join(chunk))
+            result = subprocess.run([str(program), "-p", pdu, "-o", "null", "--profile",
+                                     str(counters), str(trace)],
+                                    capture_output=True, text=True)
+            if result.returncode != 0:
+                raise ReplayError(_decode_failure(result.stderr, chunk, start, names))
+            try:
+                counted = Profile.load(counters)
+            except ProfileError as exc:
+                raise ReplayError(f"the replay program wrote no usable counters: {exc}") \
+                    from None
+            counted.messages = len(chunk)
+            profiles.append(counted)
+            if progress:
+                progress(start + len(chunk))
+    merged = Profile.merge(profiles)
+    merged.origin = "replay"
+    return merged
+
+
+def _decode_failure(stderr: str, chunk: Sequence[bytes], start: int,
+                    names: Optional[Sequence[str]]) -> str:
+    """The converter's `file:offset: message` as the PDU of the trace it came from."""
+    line = stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
+    parts = line.split(":", 2)
+    if len(parts) == 3 and parts[1].strip().isdigit():
+        offset, message = int(parts[1]), parts[2].strip()
+        for k, pdu_bytes in enumerate(chunk):
+            if offset < len(pdu_bytes):
+                where = names[start + k] if names else f"PDU {start + k + 1}"
+                return f"{where}: byte {offset}: {message}"
+            offset -= len(pdu_bytes)
+    return f"replay failed: {line}"
+
+
+def profile_command(graph: TypeGraph, args) -> Profile:
+    """`asn1c-hybrid profile`: replay the traces and add the profiles to merge."""
+    from ..cli import UsageError
+    from .pdus import UnknownTypeError, resolve_type
+    from .profile import ProfileError
+    from .progress import Progress
+    from .trace import TraceError, read_trace
+    try:
+        pdu = resolve_type(graph, args.pdu).id
+        profiles = []
+        for path in args.merge:
+            merged = Profile.load(path)
+            merged.check(graph)
+            profiles.append(merged)
+        if not args.trace and not profiles:
+            raise UsageError("nothing to count: give --trace FILE (or --merge PROFILE)")
+        pdus: list[bytes] = []
+        names: list[str] = []
+        for path in args.trace:
+            read = read_trace(path, args.trace_format, args.port)
+            pdus.extend(read)
+            names.extend(f"{path}: PDU {k}" for k in range(1, len(read) + 1))
+        if args.trace:
+            bar = Progress(len(pdus), "replaying", enabled=False if args.no_progress else None)
+            try:
+                profiles.insert(0, replay(graph, pdu, pdus, bar.update, names))
+            finally:
+                bar.close()
+        return Profile.merge(profiles)
+    except (UnknownTypeError, ProfileError, TraceError, ReplayError) as exc:
+        raise UsageError(str(exc)) from None

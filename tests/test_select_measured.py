@@ -1,0 +1,53 @@
+"""Measured code size: the compiled routines of each type, from a real build."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from test_estimate_static import choice, graph_of, member, prim, seq
+
+from asn1c_hybrid.select.measured import MeasureError, measured_costs, routine_sizes
+from asn1c_hybrid.typegraph import Kind, Tag, TagClass, universal
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None or shutil.which("nm") is None,
+                                reason="needs a C compiler and nm")
+
+
+def ctx_member(name, type_id, n, optional=False):
+    m = member(name, type_id, optional=optional)
+    m.tags = (Tag(TagClass.CONTEXT, n),)
+    return m
+
+
+def shapes_graph():
+    """A SEQUENCE of 2 and of 8 INTEGERs, and a CHOICE of 3 (automatic-style tags)."""
+    def seq_of_ints(type_id, n):
+        node = seq(type_id, *(ctx_member(f"f{i}", "M.Int", i) for i in range(n)))
+        node.tags = (universal(16),)
+        return node
+
+    integer = prim("M.Int")
+    integer.tags = (universal(2),)
+    alternatives = choice("M.Pick", ctx_member("a", "M.Small", 0), ctx_member("b", "M.Int", 1),
+                          ctx_member("c", "M.Big", 2))
+    return graph_of(seq_of_ints("M.Small", 2), seq_of_ints("M.Big", 8), alternatives, integer)
+
+
+def test_every_item_gets_the_bytes_of_its_routines():
+    sizes = routine_sizes(shapes_graph())
+    assert set(sizes) == {"M.Small", "M.Big", "M.Pick"}
+    assert all(size > 0 for size in sizes.values())
+    # more members, more code: the measurement sees the routines' real bodies
+    assert sizes["M.Big"] > sizes["M.Small"]
+
+
+def test_measured_costs_keep_the_models_saving():
+    costs = measured_costs(shapes_graph())
+    assert costs["M.Small"].saving == 3 and costs["M.Pick"].saving == 2
+    assert costs["M.Big"].cost == routine_sizes(shapes_graph())["M.Big"]   # deterministic
+
+
+def test_no_compiler_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    with pytest.raises(MeasureError, match="needs no-such-compiler-here"):
+        routine_sizes(shapes_graph())
