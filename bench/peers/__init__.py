@@ -1,0 +1,1 @@
+"""How each implementation in the benchmark table is built: ours and the peers."""

@@ -1,0 +1,70 @@
+"""asn1c-hybrid itself: compiled, interpreted, and hybrid under a 20% code budget.
+
+    asn1c-hybrid compile SPEC... -o DIR --mode compiled|interpreted|hybrid [--budget 20%]
+                         --pdu Module.Type
+
+then the generated .c files and runtime_c/*.c, compiled and linked like every peer.  The
+PDU's descriptor is found in the generated headers (`extern const asn1h_type X_type;`).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional, Sequence, Tuple
+
+from .common import Build, NotApplicable, fresh_dir, link_driver
+
+REPO = Path(__file__).resolve().parent.parent.parent
+RUNTIME = REPO / "runtime_c"
+
+# implementation name -> (mode, budget)
+VARIANTS = {
+    "compiled": ("compiled", None),
+    "interpreted": ("interpreted", None),
+    "hybrid-20%": ("hybrid", "20%"),
+}
+
+
+class Pending(Exception):
+    """Our compiler or runtime cannot build this yet; the message says where it stopped."""
+
+
+def _descriptor(generated: Path, pdu: str) -> Tuple[str, str]:
+    """(descriptor symbol, header file name) of the PDU type."""
+    c_name = re.sub(r"[^A-Za-z0-9_]", "_", pdu)
+    found = []
+    for header in sorted(generated.glob("*.h")):
+        for symbol in re.findall(r"extern\s+const\s+asn1h_type\s+(\w+)\s*;", header.read_text()):
+            if symbol == f"{c_name}_type" or symbol.endswith(f"_{c_name}_type"):
+                found.append((len(symbol), symbol, header.name))
+    if not found:
+        raise Pending(f"no descriptor for {pdu} in the generated headers")
+    _, symbol, header = min(found)
+    return symbol, header
+
+
+def build(implementation: str, specs: Sequence[Path], pdu: str, module: str,
+          build_dir: Path) -> Build:
+    mode, budget = VARIANTS[implementation]
+    generated = build_dir / "generated"
+    command = [sys.executable, "-m", "asn1c_hybrid", "compile", *map(str, specs),
+               "-o", str(generated), "--mode", mode, "--pdu", f"{module}.{pdu}"]
+    if budget:
+        command += ["--budget", budget]
+    fresh_dir(generated)
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    if result.returncode != 0:
+        lines = [l for l in (result.stderr or result.stdout).splitlines() if l.strip()]
+        raise Pending(f"asn1c-hybrid compile failed: {lines[-1] if lines else result.returncode}")
+    symbol, header = _descriptor(generated, pdu)
+    sources = sorted(generated.glob("*.c")) + sorted(RUNTIME.glob("*.c"))
+    # A converter program, if the compiler wrote one, has its own main.
+    sources = [s for s in sources if "int main(" not in s.read_text()]
+    try:
+        return link_driver(build_dir, implementation, "adapter_ours.c", sources,
+                           [generated, RUNTIME],
+                           defines=[f"BENCH_DESCRIPTOR={symbol}", f"BENCH_HEADER={header}"])
+    except NotApplicable as error:
+        raise Pending(str(error)) from None
