@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test grammar clean
+.PHONY: demo test grammar bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The benchmark suite against asn1c, Heimdal and OpenSSL: bench/results.csv, docs/benchmarks.md.
+bench: $(STAMP)
+	$(PY) bench/run.py
 
 # Regenerates the committed Python parser from grammars/ with the ANTLR 4.13.2 tool.
 grammar: $(STAMP)

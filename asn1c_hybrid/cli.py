@@ -1,4 +1,4 @@
-"""The command line: `asn1c-hybrid check | explain | compile | profile | study`.
+"""The command line: `asn1c-hybrid check | explain | compile | profile | calibrate | study`.
 
 Each subcommand is a thin handler over `pipeline`; errors become `file:line:col: error:`
 lines on stderr and a non-zero exit, never a traceback.
@@ -27,18 +27,30 @@ def _add_selection_args(parser: argparse.ArgumentParser) -> None:
                         help="code-size budget: bytes (N) or a share of the all-compiled cost (P%%)")
     parser.add_argument("--pdu", action="append", default=[], metavar="Module.Type",
                         help="top-level type(s) of the messages (default: unreferenced types)")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="a profile from `asn1c-hybrid profile` instead of the static estimate")
+    parser.add_argument("--profile", metavar="FILE", action="append", default=[],
+                        help="a profile from `asn1c-hybrid profile` instead of the static "
+                             "estimate; several are merged by summing their counts")
     parser.add_argument("--cost-model", choices=("units", "measured"), default="units",
                         help="the paper's unit formulas, or costs measured on this machine")
+    parser.add_argument("--calibration", metavar="FILE",
+                        help="--cost-model measured: the file of `asn1c-hybrid calibrate` "
+                             "(default: the one it writes by default)")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Parse and analyse; print every error and warning; exit 0 only without errors."""
     from . import pipeline
     diagnostics = Diagnostics()
-    pipeline.load(args.specs, diagnostics)
-    diagnostics.print()
-    return 0
+    try:
+        graph = pipeline.load(args.specs, diagnostics)
+    except CompileError:
+        diagnostics.print(sys.stderr)
+        return 1
+    diagnostics.print(sys.stderr)
+    if args.verbose:
+        print(f"{len(graph.modules)} modules, {len(graph.nodes)} types, "
+              f"{len(graph.values)} values")
+    return 1 if diagnostics.errors else 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -50,6 +62,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     from . import pipeline
+    if args.list_outputs:
+        for path in pipeline.list_outputs(args):
+            print(path)
+        return 0
     graph = pipeline.load(args.specs)
     written = pipeline.compile_to(graph, args)
     if args.verbose:
@@ -58,13 +74,75 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_profile(args: argparse.Namespace) -> int:
+    from . import pipeline
+    from .estimate.replay import profile_command
+    profile = profile_command(pipeline.load(args.specs), args)
+    if args.output == "-":
+        sys.stdout.write(profile.dumps())
+    else:
+        profile.save(args.output)
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Measure the time-saving model's coefficients on this compiler and machine."""
+    from .measure import MeasurementError
+    from .select.calibrate import calibrate
+    from .select.calibration import default_path
+    output = args.output or str(default_path())
+    try:
+        calibration = calibrate(progress=None if args.quiet else _count_progress("calibrating"))
+    except MeasurementError as exc:
+        raise UsageError(f"calibration failed: {exc}") from None
+    calibration.save(output)
+    if not args.quiet:
+        print(f"{calibration.compiler} on {calibration.machine}: instructions saved per value")
+        for name, value in calibration.to_json()["coefficients"].items():
+            print(f"  {name:16} {value:10.1f}")
+        for held in calibration.fit["held_out"]:
+            print(f"  held out {held['shape']}: measured {held['measured']:.0f}, "
+                  f"predicted {held['predicted']:.0f} ({held['relative_error']:.1%})")
+        print(f"written: {output}")
+    return 0
+
+
+def _count_progress(what: str):
+    def show(done: int, total: int) -> None:
+        print(f"\r{what}: {done}/{total} shapes", end="" if done < total else "\n",
+              file=sys.stderr, flush=True)
+    return show
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """The trace study: selections at each budget, built and measured on the traces."""
+    from .study import study_command
+    return study_command(args)
+
+
+class _PrintCMakeDir(argparse.Action):
+    """`--cmake-dir`: like `--version`, it answers without a subcommand."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .resources import data_dir
+        print(data_dir("cmake"))
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asn1c-hybrid", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--cmake-dir", action=_PrintCMakeDir,
+                        help="print the directory of Asn1cHybrid.cmake and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="parse and analyse; print errors and warnings")
     _add_spec_args(p)
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also print how many modules, types and values were found")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("explain", help="print the per-type selection table")
@@ -72,6 +150,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_selection_args(p)
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.set_defaults(handler=cmd_explain)
+
+    p = sub.add_parser("profile", help="count the values of each type in a trace of PDUs")
+    _add_spec_args(p)
+    p.add_argument("--pdu", required=True, metavar="Module.Type",
+                   help="the type of the PDUs in the traces")
+    p.add_argument("--trace", action="append", default=[], metavar="FILE",
+                   help="a trace: concatenated BER PDUs, hex text, or a pcap (repeatable)")
+    p.add_argument("--trace-format", choices=("auto", "ber", "hex", "pcap"), default="auto",
+                   help="how the traces are written (default: recognised from the content)")
+    p.add_argument("--port", type=int, metavar="N",
+                   help="pcap traces: the UDP or TCP port that carries the PDUs")
+    p.add_argument("--merge", action="append", default=[], metavar="PROFILE",
+                   help="add the counts of an existing profile (repeatable)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar, even on a terminal")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the profile to write (- for standard output)")
+    p.set_defaults(handler=cmd_profile)
 
     p = sub.add_parser("compile", help="generate C")
     _add_spec_args(p)
@@ -89,7 +185,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emit-runtime", action="store_true",
                    help="also copy the runtime sources into OUTDIR")
     p.add_argument("-v", "--verbose", action="store_true", help="list the files written")
+    p.add_argument("--list-outputs", action="store_true",
+                   help="print the paths of the files compile would write, and write nothing "
+                        "(reads no SPEC when --name is given)")
+    p.add_argument("--depfile", metavar="FILE",
+                   help="also write a Make/Ninja depfile naming every input read")
+    p.add_argument("--stamp", metavar="FILE",
+                   help="touch FILE after a successful run and name it as the depfile's "
+                        "target (for build tools that track the run by one file)")
     p.set_defaults(handler=cmd_compile)
+
+    p = sub.add_parser("calibrate", help="measure the instructions compiling saves per value, "
+                                         "once per compiler and machine")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="the calibration file (default: the one --cost-model measured reads: "
+                        "$ASN1H_CALIBRATION, else ~/.cache/asn1c-hybrid/calibration.json)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
+    p.set_defaults(handler=cmd_calibrate)
+
+    from .study import DEFAULT_BUDGETS, DEFAULT_PDU
+    p = sub.add_parser("study", help="the trace study: time saved against code size, "
+                                     "measured at each budget (default: the X.400 example)")
+    p.add_argument("--spec", action="append", default=[], metavar="SPEC",
+                   help="ASN.1 file or directory (repeatable; default: examples/x400/spec)")
+    p.add_argument("--pdu", default=DEFAULT_PDU, metavar="Module.Type",
+                   help=f"the type of the traces' PDUs (default: {DEFAULT_PDU})")
+    p.add_argument("--trace", action="append", default=[], metavar="FILE",
+                   help="a trace of PDUs, studied on its own (repeatable; default: the "
+                        "example's trace-18.ber and trace-2000.ber)")
+    p.add_argument("-o", "--output", default="out/study", metavar="DIR",
+                   help="where study.csv, the plots and report.md go (default: out/study)")
+    p.add_argument("--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), metavar="P,P,...",
+                   help="the budgets, in percent of the all-compiled cost (0 and 100 always)")
+    p.add_argument("--cost-models", default="measured,units", metavar="MODEL,...",
+                   help="cost models whose selections are measured; the first one's curve is "
+                        "study.csv (default: measured,units)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="the calibration of the measured cost model (default: made in DIR "
+                        "on first use)")
+    p.set_defaults(handler=cmd_study)
     return parser
 
 

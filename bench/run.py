@@ -207,7 +207,9 @@ class Runner:
         if key not in self.builds:
             try:
                 builder = group.builders[implementation]
-                self.builds[key] = builder(self.build_root / group.name / implementation)
+                # no '%' in paths: GNU ld expands it in -Map file names
+                directory = implementation.replace("%", "pct")
+                self.builds[key] = builder(self.build_root / group.name / directory)
             except (NotApplicable, ours.Pending) as error:
                 self.builds[key] = error
         return self.builds[key]
@@ -224,7 +226,7 @@ class Runner:
             for row in rows:
                 row.status, row.note = status, str(build)
             return rows
-        work = self.build_root / "runs" / benchmark.name / implementation
+        work = self.build_root / "runs" / benchmark.name / implementation.replace("%", "pct")
         work.mkdir(parents=True, exist_ok=True)
         corpus = work / "messages.corpus"
         corpora.write_framed(corpus, benchmark.messages)

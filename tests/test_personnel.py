@@ -1,10 +1,12 @@
 """The personnel record (X.690 Annex A; figure 1 of Hoschka & Huitema) end to end: the
 spec compiled in every mode, checked against two independent implementations.
 
-asn1tools and pyasn1 are the references.  asn1tools' DER codec writes SET components in
-definition order, which X.690 10.3 forbids (DER orders them by tag); pyasn1 orders them.
-So DER bytes are compared with pyasn1's, and asn1tools' output is shown to differ from
-them only in that order.
+asn1tools and pyasn1 are the references, each with one known fault in its DER:
+  - asn1tools writes SET components in definition order, which X.690 10.3 forbids (DER
+    orders them by tag), so its output is compared after putting the SET in tag order;
+  - pyasn1 (0.6) encodes negative powers of two non-minimally (-128 as FF 80, where X.690
+    8.3.2 wants 80; asn1tools and OpenSSL write 80), so it is the reference only for
+    values without them.
 """
 from __future__ import annotations
 
@@ -142,10 +144,10 @@ def test_random_values_agree_with_asn1tools_and_pyasn1(build, values):
     ber_spec = corpora.personnel_spec("ber")
     trace = b"".join(ber_spec.encode("PersonnelRecord", v) for v in values)
     assert jer_values(build, trace) == [with_defaults(v) for v in values]
-    expected = [personnel_pyasn1.der(v) for v in values]
+    der_spec = corpora.personnel_spec("der")
+    expected = [corpora.sort_set_components(der_spec.encode("PersonnelRecord", v)) for v in values]
     assert der_of(build, trace) == b"".join(expected)
     # our DER decodes in asn1tools to the same values
-    der_spec = corpora.personnel_spec("der")
     ours = corpora.split_pdus(der_of(build, trace))
     assert [der_spec.decode("PersonnelRecord", d) for d in ours] == \
         [with_defaults(v) for v in values]

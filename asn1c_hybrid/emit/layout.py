@@ -17,7 +17,7 @@ from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import (Component, Kind, Node, Tag, TagClass, TypeGraph,
                          strongly_connected_components)
 from .naming import CNames, c_identifier
-from .values import ValueWriter, c_bytes, oid_contents
+from .values import ValueWriter, c_bytes, int_octets, oid_contents
 
 _KIND_CONST = {
     Kind.BOOLEAN: "ASN1H_BOOLEAN", Kind.INTEGER: "ASN1H_INTEGER",
@@ -291,6 +291,8 @@ class _Builder:
                 shared[key] = layout
         for layout in descriptors:
             self._fill_members(layout)
+            if layout.node.kind == Kind.OPEN and layout.node.open_type is not None:
+                self._open_info(layout, layout.node)
         writer = ValueWriter(self.graph, self.ctype, lambda i: i, lambda i: self.types[i])
         for layout in descriptors:
             for m in layout.members:
@@ -359,8 +361,6 @@ class _Builder:
         if target.kind == Kind.BYTES:
             from ..typegraph import UNIVERSAL_TAGS
             layout.aux = str(UNIVERSAL_TAGS.get(target.builtin, 4))
-        if target.kind == Kind.OPEN and node.open_type is not None:
-            self._open_info(layout, node)
         owner = target
         if self.owns_struct(owner):
             layout.compiled = owner.id in self.compiled
@@ -370,19 +370,30 @@ class _Builder:
         return layout
 
     def _open_info(self, layout: TypeLayout, node: Node) -> None:
+        """The table of an open type whose key is a sibling component (AlgorithmIdentifier,
+        Attribute, Extension...).  Other relations leave the value raw (asn1h_open.buf)."""
         rule = node.open_type
+        parent_id = node.id.rsplit(".", 1)[0]
+        if rule.key_levels_up != 0 or len(rule.key_path) != 1 or parent_id not in self.graph.nodes:
+            return
+        siblings = [c.name for c in self.graph.target(parent_id).components]
+        if rule.key_path[0] not in siblings:
+            return
         entries = []
         for key, type_id in rule.table.items():
-            if isinstance(key, str) and key and key[0].isdigit():
-                data = oid_contents(key)
-            elif isinstance(key, int):
-                from .values import int_octets
+            if isinstance(key, bool):
+                continue
+            if isinstance(key, int):
                 data = int_octets(key)
+            elif isinstance(key, str) and key[:1].isdigit():
+                data = oid_contents(key)
             else:
                 continue
-            entries.append((c_bytes(data), type_id, len(data)))
-        layout.open_entries = [(lit, self.names.descriptor(t), n) for lit, t, n in entries]
-        layout.info = f"&{layout.desc}_open"
+            entries.append((c_bytes(data), self.types[type_id].desc, len(data)))
+        if entries:
+            layout.open_entries = entries
+            layout.open_key_member = siblings.index(rule.key_path[0])
+            layout.info = f"&{layout.desc}_open"
 
     def _fill_members(self, layout: TypeLayout) -> None:
         node = layout.node

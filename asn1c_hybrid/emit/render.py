@@ -43,7 +43,7 @@ def _constants(layout: Layout) -> list[dict]:
         if not node.named_numbers:
             continue
         items = [(c_identifier(k), v) for k, v in node.named_numbers.items()]
-        out.append({"id": node.id, "cname": layout.names[node.id], "items": items,
+        out.append({"id": node.id, "cname": layout.names[node.id], "constants": items,
                     "fits_int": all(-(2**31) <= v < 2**31 for _, v in items)})
     return out
 

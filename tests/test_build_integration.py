@@ -1,0 +1,310 @@
+"""examples/cmake's program built by real build systems: CMake with the Ninja and the Unix
+Makefiles generators, and a plain Makefile (examples/make).  Each build is run, then
+rebuilt after nothing, after a change to the spec, and after an "upgrade" of the compiler,
+to show that generation reruns exactly when an input changed and that C is recompiled
+only when the generated C changed.
+
+The compiler is laid out as the wheel installs it (setuptools' build_py of this checkout,
+with templates/, runtime_c/ and cmake/ inside the package) and run through a console
+script of its own, so the CMake module is found through `asn1c-hybrid --cmake-dir` as a
+user finds it, and a test can change the compiler without touching the checkout.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+GENERATING = "Generating C from ASN.1 for personnel_asn"
+EXPECTED_LINES = [
+    "name: Jean E Smith",
+    "title: The Big Cheese",
+    "number: 99999",
+    "date of hire: 19820104",
+    "spouse: John L Smith",
+    "child: James R Smith",
+    "child: Lisa M Smith",
+    "same as smithperson: yes",
+    "re-encoding: 133 bytes, identical",
+]
+STRICT_CFLAGS = "-Wall -Wextra -Wpedantic -Werror"
+
+
+def run(argv, **kwargs) -> str:
+    """Runs a command; returns its output (stdout and stderr) or fails with it."""
+    result = subprocess.run(list(map(str, argv)), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, **kwargs)
+    assert result.returncode == 0, f"{' '.join(map(str, argv))}:\n{result.stdout}"
+    return result.stdout
+
+
+@dataclass
+class Compiler:
+    """An installed copy of asn1c-hybrid: `lib` holds the package, `exe` runs it."""
+    lib: Path
+    exe: Path
+
+    @property
+    def templates(self) -> Path:
+        return self.lib / "asn1c_hybrid" / "templates"
+
+
+def _wrapper(lib: Path, exe: Path) -> Compiler:
+    """A console script for the package in `lib` (which comes first on sys.path, before
+    the checkout that the working directory may be)."""
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(lib)!r})\n"
+                   "from asn1c_hybrid.cli import main\nsys.exit(main())\n")
+    exe.chmod(0o755)
+    return Compiler(lib, exe)
+
+
+BUILD_PY = """
+from setuptools.dist import Distribution
+from setuptools.config.pyprojecttoml import apply_configuration
+dist = Distribution({"script_name": "setup.py"})
+apply_configuration(dist, "pyproject.toml")
+build_py = dist.get_command_obj("build_py")
+build_py.build_lib = LIB
+build_py.ensure_finalized()
+build_py.run()
+"""
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Compiler:
+    """This checkout, laid out by setuptools the way the wheel installs it."""
+    root = tmp_path_factory.mktemp("installed")
+    source = root / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("asn1c_hybrid", "templates", "runtime_c", "cmake"):
+        shutil.copytree(REPO / name, source / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    lib = root / "lib"
+    run([sys.executable, "-c", f"LIB = {str(lib)!r}\n{BUILD_PY}"], cwd=source)
+    return _wrapper(lib, root / "bin" / "asn1c-hybrid")
+
+
+@pytest.fixture
+def compiler(installed, tmp_path) -> Compiler:
+    """A private copy of the installed compiler, which a test may change."""
+    lib = tmp_path / "compiler" / "lib"
+    shutil.copytree(installed.lib, lib)
+    return _wrapper(lib, tmp_path / "compiler" / "bin" / "asn1c-hybrid")
+
+
+@pytest.fixture
+def examples(tmp_path) -> Path:
+    """The examples the builds use, copied so that a test may edit the spec."""
+    root = tmp_path / "examples"
+    for name in ("cmake", "make", "personnel"):
+        shutil.copytree(REPO / "examples" / name, root / name,
+                        ignore=shutil.ignore_patterns("build"))
+    return root
+
+
+def make_newer(path: Path) -> None:
+    """Gives `path` a modification time later than that of every file written so far, as
+    an edit made after the build would have.  File times come from a coarse clock: files
+    written within the same few milliseconds share one, and a build tool may have
+    recorded the time of its last step, later than the stamp's."""
+    marker = path.with_name(".newer-than-this")
+    marker.write_text("")
+    reference = marker.stat().st_mtime_ns
+    marker.unlink()
+    while True:
+        os.utime(path)
+        if path.stat().st_mtime_ns > reference:
+            return
+        time.sleep(0.002)
+
+
+def edit(path: Path, text: str) -> None:
+    """Appends `text` to `path`, which becomes newer than every file written so far."""
+    with open(path, "a") as stream:
+        stream.write(text)
+    make_newer(path)
+
+
+def check_program(program: Path, der: Path) -> None:
+    out = run([program, der])
+    assert out.splitlines() == EXPECTED_LINES
+
+
+def test_the_installed_package_ships_the_cmake_module_and_the_runtime(installed):
+    cmake_dir = Path(run([installed.exe, "--cmake-dir"]).strip())
+    assert cmake_dir == installed.lib / "asn1c_hybrid" / "cmake"
+    assert (cmake_dir / "Asn1cHybrid.cmake").is_file()
+    assert sorted(p.name for p in (cmake_dir.parent / "runtime_c").iterdir()) == \
+        sorted(p.name for p in (REPO / "runtime_c").iterdir() if p.suffix in (".c", ".h"))
+    assert sorted(p.name for p in installed.templates.iterdir()) == \
+        sorted(p.name for p in (REPO / "templates").glob("*.j2"))
+
+
+# ---- CMake ------------------------------------------------------------------------------
+
+def cmake_configure(examples: Path, build: Path, compiler: Compiler, generator: str,
+                    cc: str, *definitions: str) -> None:
+    run(["cmake", "-S", examples / "cmake", "-B", build, "-G", generator,
+         f"-DASN1C_HYBRID_EXECUTABLE={compiler.exe}", f"-DCMAKE_C_COMPILER={cc}",
+         "-DCMAKE_C_STANDARD=99", "-DCMAKE_C_EXTENSIONS=OFF",
+         f"-DCMAKE_C_FLAGS={STRICT_CFLAGS}", *definitions])
+
+
+def cmake_build(build: Path) -> str:
+    return run(["cmake", "--build", build, "--parallel", "4"])
+
+
+@pytest.mark.parametrize("generator, cc", [("Ninja", "gcc"), ("Unix Makefiles", "clang")])
+def test_cmake_builds_and_regenerates_exactly_when_an_input_changes(
+        tmp_path, examples, compiler, generator, cc):
+    build = tmp_path / "build"
+    der = examples / "cmake" / "smithperson.der"
+    spec = examples / "personnel" / "personnel.asn"
+    generated_c = build / "personnel_asn" / "personnel.c"
+    cmake_configure(examples, build, compiler, generator, cc)
+
+    out = cmake_build(build)                           # from scratch, in parallel
+    assert GENERATING in out
+    assert "asn1c_hybrid_runtime" in out               # the runtime as a library target
+    check_program(build / "personnel_roundtrip", der)
+
+    out = cmake_build(build)                           # nothing changed: nothing runs
+    assert GENERATING not in out and "Building C object" not in out
+
+    make_newer(spec)                                   # same spec text: regenerated,
+    out = cmake_build(build)                           # but the C is unchanged
+    assert GENERATING in out and "personnel.c.o" not in out
+
+    before = generated_c.read_bytes()
+    edit(spec, "-- edited\n")                          # new text: new spec hash in the C
+    out = cmake_build(build)
+    assert GENERATING in out and "personnel.c.o" in out
+    assert generated_c.read_bytes() != before
+    assert GENERATING not in cmake_build(build)
+
+    # the compiler is upgraded: a template changes without changing the output ...
+    edit(compiler.templates / "header.h.j2", "{# a comment of the template #}\n")
+    out = cmake_build(build)
+    assert GENERATING in out and "Building C object" not in out
+    # ... and then in a way that changes the generated C
+    edit(compiler.templates / "source.c.j2", "/* generated by a newer compiler */\n")
+    out = cmake_build(build)
+    assert GENERATING in out and "personnel.c.o" in out
+    assert generated_c.read_text().endswith("/* generated by a newer compiler */\n")
+    check_program(build / "personnel_roundtrip", der)
+
+
+def test_cmake_with_the_runtime_written_next_to_the_generated_code(tmp_path, examples,
+                                                                    installed):
+    build = tmp_path / "build"
+    cmake_configure(examples, build, installed, "Ninja", "gcc", "-DPERSONNEL_RUNTIME=SOURCES")
+    out = cmake_build(build)
+    assert GENERATING in out
+    assert "asn1c_hybrid_runtime" not in out
+    assert (build / "personnel_asn" / "asn1h_decode.c").is_file()
+    assert "personnel_asn/asn1h_decode.c.o" in out     # compiled into the spec's library
+    check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
+    assert "tests passed" in run(["ctest", "--test-dir", build])
+
+
+def test_cmake_reports_a_spec_error_and_leaves_no_outputs(tmp_path, examples, installed):
+    spec = examples / "personnel" / "personnel.asn"
+    spec.write_text(spec.read_text().replace("Name,", "Nmae,", 1))
+    build = tmp_path / "build"
+    cmake_configure(examples, build, installed, "Ninja", "gcc")
+    result = subprocess.run(["cmake", "--build", str(build)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    assert result.returncode != 0
+    assert f"{spec}:7:" in result.stdout and ": error: " in result.stdout
+    assert "Traceback" not in result.stdout
+    assert not (build / "personnel_asn").exists() or \
+        list((build / "personnel_asn").iterdir()) == []
+
+
+TWO_SPECS_CMAKE = """
+cmake_minimum_required(VERSION 3.20)
+project(two_specs C)
+execute_process(COMMAND "${ASN1C_HYBRID_EXECUTABLE}" --cmake-dir
+                OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+list(APPEND CMAKE_MODULE_PATH "${dir}")
+include(Asn1cHybrid)
+asn1c_hybrid_generate(TARGET compiled_asn SPECS ${SPEC} PREFIX a_ MODE compiled)
+asn1c_hybrid_generate(TARGET interpreted_asn SPECS ${SPEC} PREFIX b_ MODE interpreted)
+add_executable(both both.c)
+target_link_libraries(both PRIVATE compiled_asn interpreted_asn)
+"""
+
+TWO_SPECS_MAIN = """
+#include <stdio.h>
+#include <string.h>
+#include "compiled_asn.h"
+#include "interpreted_asn.h"
+int main(void)
+{
+    uint8_t a[512], b[512];
+    size_t a_len, b_len;
+    if (asn1h_encode(&a_PersonnelRecord_type, &a_smithperson, a, sizeof a, &a_len, NULL) ||
+        asn1h_encode(&b_PersonnelRecord_type, &b_smithperson, b, sizeof b, &b_len, NULL))
+        return 1;
+    puts(a_len == b_len && memcmp(a, b, a_len) == 0 ? "same" : "different");
+    return 0;
+}
+"""
+
+
+def test_two_specs_with_prefixes_share_one_runtime_in_a_parallel_build(tmp_path, installed):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CMakeLists.txt").write_text(TWO_SPECS_CMAKE)
+    (project / "both.c").write_text(TWO_SPECS_MAIN)
+    build = tmp_path / "build"
+    spec = REPO / "examples" / "personnel" / "personnel.asn"
+    run(["cmake", "-S", project, "-B", build, "-G", "Unix Makefiles", f"-DSPEC={spec}",
+         f"-DASN1C_HYBRID_EXECUTABLE={installed.exe}", "-DCMAKE_C_STANDARD=99",
+         "-DCMAKE_C_EXTENSIONS=OFF", f"-DCMAKE_C_FLAGS={STRICT_CFLAGS}"])
+    out = cmake_build(build)
+    assert "Generating C from ASN.1 for compiled_asn" in out
+    assert "Generating C from ASN.1 for interpreted_asn" in out
+    assert out.count("Linking C static library libasn1c_hybrid_runtime.a") == 1
+    assert run([build / "both"]).strip() == "same"
+
+
+# ---- a plain Makefile ---------------------------------------------------------------------
+
+def test_plain_make_builds_and_regenerates_exactly_when_an_input_changes(
+        tmp_path, examples, compiler):
+    build = tmp_path / "build"
+    make = ["make", "-C", examples / "make", "-j4", f"BUILD={build}",
+            f"ASN1C_HYBRID={compiler.exe}", "CC=gcc"]
+    spec = examples / "personnel" / "personnel.asn"
+
+    out = run([*make, "all"])                          # from scratch, in parallel
+    assert "--depfile" in out and "asn1h_decode.o" in out
+    check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
+    assert run([*make, "run"]).count("identical") == 1
+
+    out = run([*make, "all"])
+    assert "--depfile" not in out and " -c " not in out
+
+    make_newer(spec)
+    out = run([*make, "all"])
+    assert "--depfile" in out and "personnel.o" not in out
+
+    edit(spec, "-- edited\n")
+    out = run([*make, "all"])
+    assert "--depfile" in out and "personnel.o" in out
+
+    edit(compiler.templates / "source.c.j2", "/* generated by a newer compiler */\n")
+    out = run([*make, "all"])
+    assert "--depfile" in out and "personnel.o" in out
+    check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
