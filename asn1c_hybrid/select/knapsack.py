@@ -31,6 +31,15 @@ _EXACT = 2 ** 53              # integers up to here are exact in a double
 _WEIGHT_RESOLUTION = 2 ** 24  # total of non-integral weights after scaling, at most
 
 
+def _floor_log2(x: Fraction) -> int:
+    """floor(log2(x)) for x > 0, exactly: x may lie far outside a double's range."""
+    n, d = x.numerator, x.denominator
+    k = n.bit_length() - d.bit_length()
+    if (n << max(0, -k)) < (d << max(0, k)):
+        k -= 1
+    return k
+
+
 def _integral(x: Number) -> bool:
     return isinstance(x, int) or (isinstance(x, Fraction) and x.denominator == 1) or \
         (isinstance(x, float) and x.is_integer())
@@ -40,7 +49,7 @@ def _integer_weights(weights: Sequence[Number], capacity: Number) -> tuple[list[
     if all(_integral(w) for w in weights):
         return [int(w) for w in weights], math.floor(capacity)
     total = sum(Fraction(w) for w in weights)
-    scale = 2 ** max(0, math.floor(math.log2(_WEIGHT_RESOLUTION / total)))
+    scale = 2 ** max(0, _floor_log2(_WEIGHT_RESOLUTION / total))
     return ([math.ceil(Fraction(w) * scale) for w in weights],
             math.floor(Fraction(capacity) * scale))
 
@@ -72,7 +81,7 @@ def solve(values: Sequence[Number], weights: Sequence[Number],
 
     big_k = sum(int_weights[i] for i in candidates) + 1
     value_total = sum(Fraction(values[i]) for i in candidates)
-    scale = Fraction(2) ** math.floor(math.log2(Fraction(_EXACT // big_k) / value_total))
+    scale = Fraction(2) ** _floor_log2(Fraction(_EXACT // big_k) / value_total)
     int_values = {i: round(Fraction(values[i]) * scale) for i in candidates}
     candidates = [i for i in candidates if int_values[i] > 0]   # below the resolution
     if not candidates:
