@@ -67,6 +67,6 @@ class Diagnostics:
         if self.errors:
             raise CompileError(list(self.items))
 
-    def print(self, stream: TextIO = sys.stderr) -> None:
+    def print(self, stream: Optional[TextIO] = None) -> None:
         for item in self.items:
-            print(item.format(), file=stream)
+            print(item.format(), file=stream or sys.stderr)

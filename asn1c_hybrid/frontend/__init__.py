@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Optional, Sequence, Union
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import CompileError, Diagnostics
 from ..typegraph import TypeGraph
+
+# Analysis follows nested types recursively; real specifications nest a few dozen levels,
+# and each level costs a handful of Python frames.
+_RECURSION_LIMIT = 20000
 
 
 def load(paths: Sequence[Union[str, os.PathLike]],
@@ -14,4 +19,22 @@ def load(paths: Sequence[Union[str, os.PathLike]],
 
     Errors and warnings are recorded in `diagnostics`; if there is any error, raises
     CompileError carrying all of them."""
-    raise NotImplementedError("front end not written yet")
+    from .analysis import Analyzer
+    from .loader import load_specification
+
+    if diagnostics is None:
+        diagnostics = Diagnostics()
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
+    graph = None
+    try:
+        loaded = load_specification(paths, diagnostics)
+        graph = Analyzer(loaded, diagnostics).run()
+    except (CompileError, OSError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - reported, never a traceback
+        diagnostics.error(f"internal error: {type(exc).__name__}: {exc}")
+    finally:
+        sys.setrecursionlimit(previous_limit)
+    diagnostics.raise_if_errors()
+    return graph

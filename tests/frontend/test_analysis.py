@@ -1,0 +1,79 @@
+"""analysis.py: order of the graph, reporting rules, and no traceback ever."""
+from __future__ import annotations
+
+from asn1c_hybrid.diagnostics import CompileError, Diagnostics
+from asn1c_hybrid.frontend import load
+from asn1c_hybrid.frontend.analysis import Analyzer, referenced_names
+from asn1c_hybrid.frontend.astbuilder import AstBuilder
+from asn1c_hybrid.frontend.parsing import parse_text
+
+
+def test_nodes_and_values_in_definition_order_whatever_the_use_order(spec):
+    graph = spec.load("""
+        M DEFINITIONS ::= BEGIN
+        Last ::= SEQUENCE { f First, m Middle }
+        v Middle ::= 3
+        Middle ::= INTEGER (0..9)
+        First ::= SEQUENCE { x IA5String }
+        w First ::= { x "y" }
+        END""")
+    assert list(graph.nodes) == ["M.Last", "M.Middle", "M.First", "M.First.x"]
+    assert list(graph.values) == ["M.v", "M.w"]
+
+
+def test_an_error_is_reported_once_and_dependants_stay_silent(spec):
+    errors = spec.errors("""
+        M DEFINITIONS ::= BEGIN
+        Broken ::= SEQUENCE { a Nowhere }
+        User1 ::= SEQUENCE { b Broken }
+        User2 ::= SET OF Broken
+        END""")
+    assert errors == ["'Nowhere' is not defined"]
+
+
+def test_unexpected_exceptions_become_internal_error_diagnostics(spec, monkeypatch):
+    path = spec.write("M DEFINITIONS ::= BEGIN T ::= SEQUENCE { a INTEGER } END")
+
+    def broken(self, *args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(Analyzer, "build_components", broken)
+    diagnostics = Diagnostics()
+    try:
+        load([path], diagnostics)
+    except CompileError:
+        pass
+    [error] = diagnostics.errors
+    assert error.message == "internal error: ZeroDivisionError: boom"
+    assert (error.location.file, error.location.line) == (path, 1)
+
+
+def test_deep_nesting_does_not_overflow(spec):
+    nested = "INTEGER"
+    for _ in range(120):
+        nested = f"SEQUENCE {{ a {nested} }}"
+    graph = spec.load(f"M DEFINITIONS ::= BEGIN T ::= {nested} END")
+    assert "M.T" + ".a" * 120 in graph.nodes
+
+
+def test_redefining_builtin_names(spec):
+    """asn1c test 97 (SW): a module's own TYPE-IDENTIFIER hides the built-in class."""
+    graph = spec.load("""
+        M DEFINITIONS ::= BEGIN
+        TYPE-IDENTIFIER ::= CLASS { &id2 OBJECT IDENTIFIER UNIQUE, &Type }
+        T1 ::= SEQUENCE { id TYPE-IDENTIFIER.&id2 }
+        UniversalString ::= [UNIVERSAL 28] IMPLICIT OCTET STRING
+        END""")
+    messages = [d.message for d in graph.diagnostics.items]
+    assert messages[0] == "TYPE-IDENTIFIER is a built-in class; this module's definition hides it"
+    assert "UniversalString is a built-in type" in messages[1]
+    assert graph["M.T1.id"].builtin == "OBJECT IDENTIFIER"
+
+
+def test_referenced_names_include_kept_blocks():
+    tree, tokens, _ = parse_text("""M DEFINITIONS ::= BEGIN
+        T ::= SEQUENCE { a Foo }
+        o CLASS-X ::= { TYPE Bar ID id-baz }
+        END""")
+    names = referenced_names(AstBuilder(tokens).modules(tree)[0])
+    assert {"Foo", "CLASS-X", "Bar", "id-baz"} <= names
