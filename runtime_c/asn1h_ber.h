@@ -81,6 +81,16 @@ static inline unsigned asn1h_constructed_form(const asn1h_type *t)
 
 /* ---- Errors: record once where detected, then add one path entry per level ---------- */
 
+static inline asn1h_error *asn1h_error_reset(asn1h_error *err, const asn1h_type *type)
+{
+    err->code = ASN1H_OK;
+    err->offset = 0;
+    err->depth = 0;
+    err->truncated = false;
+    err->type = type;
+    return err;
+}
+
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
 /* While an error unwinds: prepend a component name (or an element index) to its path. */
 void asn1h_path_push(asn1h_error *err, const char *name, size_t index);
@@ -299,6 +309,10 @@ ASN1H_INLINE const uint8_t *asn1h_fast_bool(const uint8_t *p, const uint8_t *end
 /* The general path of a compiled routine: decodes member m, or reports it missing. */
 const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
                                      const uint8_t *end, unsigned form, void *base);
+/* Strict DER, after a DEFAULT member was decoded at `at`: 0 (error recorded) when its value
+ * is the default, which DER leaves out. */
+int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
+                         uint32_t present_offset, const uint8_t *at);
 /* Skips unknown extension additions that no member from `from` on accepts. */
 const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned from,
                                   const uint8_t *p, const uint8_t *end, unsigned form);
@@ -403,6 +417,9 @@ static inline uint8_t *asn1h_put_tl1(asn1h_enc *e, uint8_t *p, size_t len, uint8
 
 /* DER: sorts the SET OF element encodings in [p, end) into ascending order, in place. */
 void asn1h_sort_set_of(uint8_t *p, uint8_t *end);
+/* DER: sorts the SET component encodings in [p, end) by their tags, in place: needed when
+ * an untagged CHOICE component is placed by the tag of its alternative (X.690 10.3). */
+void asn1h_sort_set_components(uint8_t *p, uint8_t *end);
 
 /* Contents of an INTEGER: minimal two's complement. */
 uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v);

@@ -178,7 +178,8 @@ static unsigned member_tags(const asn1h_member *m, uint32_t *buf, const uint32_t
     }
     skip = (m->flags & ASN1H_M_IMPLICIT) ? 1u : 0u;
     buf[0] = m->tag;
-    memcpy(buf + 1, t->tags + skip, (t->ntags - skip) * sizeof *buf);
+    if (t->ntags > skip)                    /* an untagged CHOICE has no tags array */
+        memcpy(buf + 1, t->tags + skip, (t->ntags - skip) * sizeof *buf);
     *tags = buf;
     return t->ntags - skip + 1;
 }
@@ -196,6 +197,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
 
     for (i = 0; i < nwrap; i++) {
         const uint8_t *at = p;
+        ASN1H_ENTER(d, at);                 /* an explicit tag nests like any constructed value */
         if (!(p = asn1h_get_tl(d, p, end, &tag, &forms[i], &end)))
             return NULL;
         if (tag != tags[i])
@@ -216,6 +218,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
     while (i-- > 0)
         if (!(p = asn1h_close(d, p, bounds[i], forms[i])))
             return NULL;
+    d->depth += nwrap;
     return p;
 }
 
@@ -353,19 +356,24 @@ const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p
         && (d->flags & ASN1H_DER))
         return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
     negative = p[0] >> 7;
-    if (t->aux == ASN1H_INT_BIG && len > 8) {
-        asn1h_int *x = (asn1h_int *)v;      /* exact: keep the contents as they are */
-        x->big = p;
-        x->big_len = len;
-        return end;
-    }
-    /* Leading octets that only repeat the sign do not count against 64 bits. */
-    while (len > 8 && p[0] == (negative ? 0xFF : 0x00)) {
+    /* Leading octets that only repeat the sign (BER allows them) do not count against
+     * 64 bits: an octet goes when it and the next one's top bit are all sign. */
+    while (len > 8 && p[0] == (uint8_t)(0u - (unsigned)negative) && (p[1] >> 7) == negative) {
         p++;
         len--;
     }
-    if (len > 8 && !(len == 9 && p[0] == 0 && !negative))
-        return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, p);
+    if (len > 8) {
+        if (t->aux == ASN1H_INT_BIG) {
+            asn1h_int *x = (asn1h_int *)v;  /* exact: keep the octets where they are */
+            x->big = p;
+            x->big_len = len;
+            return end;
+        }
+        if (len > 9 || negative || p[0] != 0)   /* only 00 + 8 octets fits (uint64_t) */
+            return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, p);
+        p++;
+        len--;
+    }
     u = negative ? ~(uint64_t)0 : 0;
     for (i = 0; i < len; i++)
         u = (u << 8) | p[i];
@@ -696,6 +704,18 @@ const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned fr
     return p;
 }
 
+int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
+                         uint32_t present_offset, const uint8_t *at)
+{
+    /* DER leaves out a DEFAULT member equal to its default (X.690 11.5): the encoder's own
+     * test says whether it would have been written */
+    if ((d->flags & ASN1H_DER) && !asn1h_member_encoded(m, base, present_offset)) {
+        asn1h_fail(d, ASN1H_ERR_NOT_DER, at);
+        return 0;
+    }
+    return 1;
+}
+
 const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
                                      const uint8_t *end, unsigned form, void *base)
 {
@@ -727,10 +747,13 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
             read_at = p;
         }
         if (tag && member_matches(m, tag)) {
+            const uint8_t *at = p;
             if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
                 return asn1h_unwind(d, m->name);
             if (m->bit != ASN1H_NO_BIT)
                 asn1h_set_bit(v, t->aux, m->bit);
+            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, t->aux, at))
+                return asn1h_unwind(d, m->name);
             i++;
         } else if (tag && (t->flags & ASN1H_T_EXTENSIBLE) && !later_member_accepts(t, i, tag)) {
             if (!(p = asn1h_skip_tlv(d, p, end)))     /* an unknown extension addition */
@@ -758,8 +781,8 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
                               const uint8_t *end, unsigned form, void *v)
 {
     uint8_t seen[32] = {0};                 /* generated SETs have at most 256 members */
-    const uint16_t *order = (const uint16_t *)t->info;
-    unsigned i, last_rank = 0;
+    unsigned i;
+    uint32_t last_tag = 0;                  /* DER: the tag of the previous component */
 
     if (!(form & ASN1H_FORM_CONSTRUCTED))
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
@@ -787,19 +810,21 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
             asn1h_fail(d, ASN1H_ERR_DUPLICATE, p);
             return asn1h_unwind(d, m->name);
         }
-        if ((d->flags & ASN1H_DER) && order) {   /* DER: components in tag order */
-            unsigned rank = 0;
-            while (order[rank] != i)
-                rank++;
-            if (rank + 1 <= last_rank)
-                return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
-            last_rank = rank + 1;
-        }
+        /* DER: components in ascending order of their tags (X.690 10.3), an untagged
+         * CHOICE by its alternative's: ASN1H_TAG numbers sort in that order */
+        if ((d->flags & ASN1H_DER) && tag <= last_tag)
+            return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
+        last_tag = tag;
         seen[i >> 3] |= (uint8_t)(1u << (i & 7));
-        if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
-            return asn1h_unwind(d, m->name);
-        if (m->bit != ASN1H_NO_BIT)
-            asn1h_set_bit(v, t->aux, m->bit);
+        {
+            const uint8_t *at = p;
+            if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
+                return asn1h_unwind(d, m->name);
+            if (m->bit != ASN1H_NO_BIT)
+                asn1h_set_bit(v, t->aux, m->bit);
+            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, t->aux, at))
+                return asn1h_unwind(d, m->name);
+        }
     }
     for (i = 0; i < t->nmembers; i++) {
         const asn1h_member *m = &t->members[i];
@@ -973,13 +998,7 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     asn1h_dec d;
     const uint8_t *q;
 
-    if (!err)
-        err = &local;
-    err->code = ASN1H_OK;
-    err->offset = 0;
-    err->depth = 0;
-    err->truncated = false;
-    err->type = type;
+    err = asn1h_error_reset(err ? err : &local, type);
     d.base = buf;
     d.arena = arena;
     d.err = err;

@@ -230,14 +230,38 @@ static void reverse(uint8_t *a, uint8_t *b)
     }
 }
 
+/* The tag of the TLV at p as one number: ASN1H_TAG values sort in the canonical order of
+ * tags (X.680 8.6: class, then number). */
+static uint32_t tlv_tag(const uint8_t *p)
+{
+    uint32_t number = p[0] & 0x1Fu;
+    const uint8_t *q = p;
+    if (number == 0x1F) {                   /* long form: base 128, bit 8 = more */
+        number = 0;
+        do
+            number = (number << 7) | (*++q & 0x7Fu);
+        while (*q & 0x80);
+    }
+    return ASN1H_TAG(p[0] >> 6, number);
+}
+
+static int tag_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    uint32_t x = tlv_tag(a), y = tlv_tag(b);
+    (void)alen;
+    (void)blen;
+    return x < y ? -1 : x > y;
+}
+
 /* Insertion sort with rotations: no extra memory (SET OF values are small in practice). */
-void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
+static void sort_tlvs(uint8_t *p, uint8_t *end,
+                      int (*compare)(const uint8_t *, size_t, const uint8_t *, size_t))
 {
     uint8_t *next = p + (p < end ? tlv_size(p) : 0);
     while (next < end) {
         size_t size = tlv_size(next);
         uint8_t *at = p;
-        while (at < next && der_compare(at, tlv_size(at), next, size) <= 0)
+        while (at < next && compare(at, tlv_size(at), next, size) <= 0)
             at += tlv_size(at);
         if (at < next) {                    /* rotate [at, next + size) right by size */
             reverse(at, next);
@@ -246,6 +270,28 @@ void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
         }
         next += size;
     }
+}
+
+void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
+{
+    sort_tlvs(p, end, der_compare);
+}
+
+void asn1h_sort_set_components(uint8_t *p, uint8_t *end)
+{
+    sort_tlvs(p, end, tag_compare);
+}
+
+/* Whether a SET has a component whose place in DER depends on its value: an untagged
+ * CHOICE or open type, placed by the tag of what it holds. */
+static int untagged_choice(const asn1h_type *t)
+{
+    unsigned i;
+    for (i = 0; i < t->nmembers; i++)
+        if (!(t->members[i].flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))
+            && t->members[i].type->ntags == 0)
+            return 1;
+    return 0;
 }
 
 static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, const uint32_t *tags,
@@ -288,7 +334,8 @@ uint8_t *asn1h_encode_member(asn1h_enc *e, const asn1h_member *m, uint8_t *p,
         return encode_tagged(e, t, t->tags, t->ntags, p, v);
     skip = (m->flags & ASN1H_M_IMPLICIT) ? 1u : 0u;
     buf[0] = m->tag;
-    memcpy(buf + 1, t->tags + skip, (t->ntags - skip) * sizeof *buf);
+    if (t->ntags > skip)                    /* an untagged CHOICE has no tags array */
+        memcpy(buf + 1, t->tags + skip, (t->ntags - skip) * sizeof *buf);
     return encode_tagged(e, t, buf, t->ntags - skip + 1, p, v);
 }
 
@@ -382,8 +429,12 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         return p;
     case ASN1H_SEQUENCE:
         return enc_members(e, t, p, v, NULL);
-    case ASN1H_SET:
-        return enc_members(e, t, p, v, (const uint16_t *)t->info);
+    case ASN1H_SET: {
+        uint8_t *q = enc_members(e, t, p, v, (const uint16_t *)t->info);
+        if (q && untagged_choice(t))        /* X.690 10.3 */
+            asn1h_sort_set_components(q, p);
+        return q;
+    }
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
         return enc_array(e, t, p, v);
@@ -420,13 +471,7 @@ asn1h_code asn1h_encode(const asn1h_type *type, const void *value, uint8_t *buf,
     asn1h_enc e;
     uint8_t *q;
 
-    if (!err)
-        err = &local;
-    err->code = ASN1H_OK;
-    err->offset = 0;
-    err->depth = 0;
-    err->truncated = false;
-    err->type = type;
+    err = asn1h_error_reset(err ? err : &local, type);
     e.start = buf;
     e.err = err;
     q = encode_tagged(&e, type, type->tags, type->ntags, buf + cap, value);

@@ -17,7 +17,8 @@ from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import (Component, Kind, Node, Tag, TagClass, TypeGraph,
                          strongly_connected_components)
 from .naming import CNames, c_identifier
-from .values import ValueWriter, c_bytes, int_octets, oid_contents
+from ..contents import integer, object_identifier
+from .values import ValueWriter, c_bytes
 
 _KIND_CONST = {
     Kind.BOOLEAN: "ASN1H_BOOLEAN", Kind.INTEGER: "ASN1H_INTEGER",
@@ -134,6 +135,7 @@ class TypeLayout:
     der_order: list[int] = field(default_factory=list)
     enum_items: list[tuple[str, int]] = field(default_factory=list)
     enum_root: int = 0
+    enum_symbol: str = ""         # stem of the item table's symbols (named after the node)
     open_entries: list[tuple[str, str, int]] = field(default_factory=list)  # key literal, desc, len
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
@@ -295,6 +297,8 @@ class _Builder:
                 self._open_info(layout, layout.node)
         writer = ValueWriter(self.graph, self.ctype, lambda i: i, lambda i: self.types[i])
         for layout in descriptors:
+            if layout.node.alias_of is not None:
+                continue            # shares its owner's member table and so its defaults
             for m in layout.members:
                 comp = self._component(layout.node, m.name)
                 if comp is not None and comp.has_default and not m.pointer:
@@ -308,8 +312,9 @@ class _Builder:
                     self.defaults.append((m.ctype, symbol, init))
                     m.default = symbol
         values = []
+        value_names = self.names.values(self.graph)
         for value in self.graph.values.values():
-            symbol = self.prefix + c_identifier(value.id.rsplit(".", 1)[1])
+            symbol = value_names[value.id]
             try:
                 init = writer.initializer(value.type, value.value, symbol + "_items")
             except (ValueError, KeyError, TypeError) as exc:
@@ -354,9 +359,11 @@ class _Builder:
             layout.storage = integer_storage(target)[0]
             layout.aux = layout.storage
         if target.kind == Kind.ENUMERATED:
-            items = list(target.named_numbers.items())
-            layout.enum_items = items
-            layout.enum_root = len(items) - len(target.enum_extension or [])
+            if node.alias_of is None:        # an alias points at its target's table
+                items = list(target.named_numbers.items())
+                layout.enum_items = items
+                layout.enum_root = len(items) - len(target.enum_extension or [])
+                layout.enum_symbol = self.names[node.id]
             layout.info = f"&{self.names[target.id]}_enum_info"
         if target.kind == Kind.BYTES:
             from ..typegraph import UNIVERSAL_TAGS
@@ -384,9 +391,9 @@ class _Builder:
             if isinstance(key, bool):
                 continue
             if isinstance(key, int):
-                data = int_octets(key)
+                data = integer(key)
             elif isinstance(key, str) and key[:1].isdigit():
-                data = oid_contents(key)
+                data = object_identifier(key)
             else:
                 continue
             entries.append((c_bytes(data), self.types[type_id].desc, len(data)))

@@ -4,46 +4,13 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from ..contents import character_string, integer, object_identifier
 from ..typegraph import Kind, Node, TypeGraph
 
 
 def c_bytes(data: bytes) -> str:
     """A C string literal holding exactly these octets."""
     return '"' + "".join(f"\\x{b:02x}" for b in data) + '"'
-
-
-def oid_contents(dotted: str, relative: bool = False) -> bytes:
-    """The contents octets of an OBJECT IDENTIFIER or RELATIVE-OID (X.690 8.19)."""
-    arcs = [int(a) for a in dotted.split(".") if a != ""]
-    if not relative:
-        if len(arcs) < 2:
-            raise ValueError(f"object identifier {dotted!r} has fewer than two arcs")
-        arcs = [arcs[0] * 40 + arcs[1]] + arcs[2:]
-    out = bytearray()
-    for arc in arcs:
-        chunk = [arc & 0x7F]
-        arc >>= 7
-        while arc:
-            chunk.append(0x80 | (arc & 0x7F))
-            arc >>= 7
-        out.extend(reversed(chunk))
-    return bytes(out)
-
-
-def string_contents(builtin: str, value: str) -> bytes:
-    if builtin == "BMPString":
-        return value.encode("utf-16-be")
-    if builtin == "UniversalString":
-        return value.encode("utf-32-be")
-    if builtin in ("UTF8String",):
-        return value.encode("utf-8")
-    return value.encode("latin-1")
-
-
-def int_octets(value: int) -> bytes:
-    """Minimal two's complement."""
-    length = max(1, (value + (value < 0)).bit_length() // 8 + 1)
-    return value.to_bytes(length, "big", signed=True)
 
 
 class ValueWriter:
@@ -81,7 +48,7 @@ class ValueWriter:
             if -(2**63) <= value < 2**63:
                 return f"{{INT64_C({value}), NULL, 0}}" if value != -(2**63) else \
                     "{INT64_MIN, NULL, 0}"
-            octets = int_octets(value)
+            octets = integer(value)
             return f"{{0, (const uint8_t *){c_bytes(octets)}, {len(octets)}}}"
         if kind == Kind.REAL:
             value = float(value)
@@ -102,11 +69,11 @@ class ValueWriter:
             return f"{{(const uint8_t *){c_bytes(data)}, {nbytes}, {nbytes * 8 - nbits}}}"
         if kind == Kind.BYTES:
             if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
-                data = oid_contents(value, node.builtin == "RELATIVE-OID")
+                data = object_identifier(value, node.builtin == "RELATIVE-OID")
             elif isinstance(value, (bytes, bytearray)):
                 data = bytes(value)
             else:
-                data = string_contents(node.builtin, str(value))
+                data = character_string(node.builtin, str(value))
             return f"{{(const uint8_t *){c_bytes(data)}, {len(data)}}}"
         if kind == Kind.OPEN:
             data = bytes(value)

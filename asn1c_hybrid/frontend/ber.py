@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import math
 
+from .. import contents
 from ..typegraph import Kind, Tag
 from .scope import SemanticError
-
-_STRING_CODECS = {"UTF8String": "utf-8", "BMPString": "utf-16-be",
-                  "UniversalString": "utf-32-be"}
-
 
 def encode(analyzer, node_id: str, value) -> bytes:
     return encode_with_tags(analyzer, node_id, value, analyzer.node(node_id).tags)
@@ -81,26 +78,6 @@ def _tlv(tag: Tag, constructed: bool, contents: bytes) -> bytes:
     return identifier + header + contents
 
 
-def _integer(value: int) -> bytes:
-    length = max(1, (value + (value < 0)).bit_length() // 8 + 1)
-    return value.to_bytes(length, "big", signed=True)
-
-
-def _oid(text: str, relative: bool) -> bytes:
-    arcs = [int(a) for a in text.split(".") if a]
-    if not relative:
-        arcs = [arcs[0] * 40 + arcs[1]] + arcs[2:]
-    out = bytearray()
-    for arc in arcs:
-        chunk = [arc & 0x7F]
-        arc >>= 7
-        while arc:
-            chunk.append(0x80 | (arc & 0x7F))
-            arc >>= 7
-        out.extend(reversed(chunk))
-    return bytes(out)
-
-
 def _real(value: float) -> bytes:
     if value == 0:
         return b"" if math.copysign(1, value) > 0 else b"\x43"
@@ -118,9 +95,9 @@ def _contents(analyzer, node, value) -> bytes:
     if kind == Kind.NULL:
         return b""
     if kind == Kind.INTEGER:
-        return _integer(value)
+        return contents.integer(value)
     if kind == Kind.ENUMERATED:
-        return _integer(node.named_numbers[value])
+        return contents.integer(node.named_numbers[value])
     if kind == Kind.REAL:
         return _real(value)
     if kind == Kind.BIT_STRING:
@@ -128,12 +105,12 @@ def _contents(analyzer, node, value) -> bytes:
         return bytes([(-bits) % 8]) + data
     if kind == Kind.BYTES:
         if node.builtin == "OBJECT IDENTIFIER":
-            return _oid(value, relative=False)
+            return contents.object_identifier(value, relative=False)
         if node.builtin == "RELATIVE-OID":
-            return _oid(value, relative=True)
+            return contents.object_identifier(value, relative=True)
         if isinstance(value, bytes):
             return value
-        return value.encode(_STRING_CODECS.get(node.builtin, "latin-1"))
+        return contents.character_string(node.builtin, value)
     if kind in (Kind.SEQUENCE, Kind.SET):
         parts = []
         for component in node.components:
