@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test grammar bench clean
+.PHONY: demo test grammar bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,9 +13,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,grammar,study]'
 	touch $@
 
-# The main job: the personnel record of the paper's figure 2, then the X.400 trace study.
+# The main job: the personnel record of the paper's figure 2, then the X.400 trace study
+# (out/study/report.md; docs/study.md says how it is made).
 demo: $(STAMP)
 	$(PY) examples/personnel/demo.py
+	$(VENV)/bin/asn1c-hybrid study -o out/study
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -23,6 +25,12 @@ test: $(STAMP)
 # The benchmark suite against asn1c, Heimdal and OpenSSL: bench/results.csv, docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# The libFuzzer targets (clang), one per example PDU, FUZZ_SECONDS each; corpora and any
+# crashing input stay in build/fuzz/.  See docs/runtime.md, "Testing and fuzzing".
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(PY) fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 # Regenerates the committed Python parser from grammars/ with the ANTLR 4.13.2 tool.
 grammar: $(STAMP)

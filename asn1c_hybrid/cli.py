@@ -108,8 +108,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _count_progress(what: str):
+    if not sys.stderr.isatty():
+        return None
+
     def show(done: int, total: int) -> None:
-        print(f"\r{what}: {done}/{total} shapes", end="" if done < total else "\n",
+        print(f"\r{what}: {done}/{total}", end="" if done < total else "\n",
               file=sys.stderr, flush=True)
     return show
 
@@ -223,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--calibration", metavar="FILE",
                    help="the calibration of the measured cost model (default: made in DIR "
                         "on first use)")
+    p.add_argument("--per-type", action="store_true",
+                   help="also measure each type compiled alone, and the best selection those "
+                        "measurements allow (one more build per type)")
     p.set_defaults(handler=cmd_study)
     return parser
 

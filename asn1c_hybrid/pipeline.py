@@ -60,7 +60,14 @@ def select_for(graph: TypeGraph, args):
         raise UsageError(str(exc)) from None
     estimate = estimate_for(graph, args)
     costs, unit = costs_for(graph, estimate, args)
-    from .estimate.pdus import UnknownTypeError, resolve_type
+    from .estimate.pdus import UnknownTypeError, reachable_items, resolve_pdus, resolve_type
+    if getattr(args, "pdu", None):
+        # only what the PDUs can hold: the budget is a share of the code that can run
+        try:
+            items = reachable_items(graph, [n.id for n in resolve_pdus(graph, args.pdu)])
+        except UnknownTypeError as exc:
+            raise UsageError(str(exc)) from None
+        costs = {i: c for i, c in costs.items() if i in items}
     try:
         forced = [[resolve_type(graph, name).id for name in getattr(args, option, None) or ()]
                   for option in ("force_compiled", "force_interpreted")]

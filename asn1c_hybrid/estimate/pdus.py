@@ -30,3 +30,21 @@ def resolve_pdus(graph: TypeGraph, names: Sequence[str]) -> list[Node]:
     if not names:
         return graph.roots()
     return list({n.id: n for n in (resolve_type(graph, name) for name in names)}.values())
+
+
+def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
+    """The knapsack items a value of the PDUs can hold (members, elements, alternatives,
+    open types with a table, contained types), transitively.  The others never occur in
+    their traffic and the linker drops their routines, so they are no part of the code
+    cost a budget is a share of."""
+    from ..select.costs import is_knapsack_item
+    from .static import references
+    seen, stack = set(), list(pdus)
+    while stack:
+        node_id = stack.pop()
+        if node_id in seen:
+            continue
+        seen.add(node_id)
+        stack += [ref.target for ref in references(graph, graph[node_id])]
+        stack.append(graph.target(node_id).id)
+    return {i for i in seen if is_knapsack_item(graph[i])}

@@ -9,8 +9,10 @@ up, as the knapsack assumes; the runtime's inline helpers are still inlined, as 
 in every build.  The descriptors and member tables are not counted: every type has them,
 compiled or not.
 
-The time saved per value is still the paper's model (interpreter calls saved, figure 3);
-docs/selection.md says how it is to be calibrated in instructions.
+The time saved per value, in instructions, comes from the calibrated model
+(select/calibration.py, measured once per compiler and machine by `asn1c-hybrid
+calibrate`): `calibrated_costs`, what `--cost-model measured` uses.  Without a
+calibration, `measured_costs` keeps the paper's interpreter calls saved (figure 3).
 """
 from __future__ import annotations
 
@@ -80,8 +82,17 @@ def routine_sizes(graph: TypeGraph) -> dict[str, int]:
 def measured_costs(graph: TypeGraph,
                    items_per_value: Optional[Mapping[str, float]] = None) -> dict[str, Cost]:
     """Cost: measured bytes of the compiled routines.  Saving per value: the interpreter
-    calls compiling saves (figure 3's time column), until a calibration in instructions
-    per call replaces it."""
+    calls compiling saves (figure 3's time column), for want of a calibration."""
     sizes = routine_sizes(graph)
     calls = unit_costs(graph, items_per_value)
     return {i: Cost(sizes[i], calls[i].saving) for i in sizes}
+
+
+def calibrated_costs(graph: TypeGraph, estimate, calibration) -> dict[str, Cost]:
+    """`--cost-model measured`: measured bytes of the compiled routines, and the
+    instructions the calibrated model says compiling saves per value (`estimate` gives
+    the members present, alternatives chosen and elements per value)."""
+    from .calibration import calibrated_savings
+    sizes = routine_sizes(graph)
+    savings = calibrated_savings(graph, estimate, calibration)
+    return {i: Cost(sizes[i], savings[i]) for i in sizes}
