@@ -140,8 +140,9 @@ typedef struct asn1h_arena {
 /* buf/size: a caller's buffer used first (may be NULL/0).  heap_limit: how many bytes the
  * arena may take from malloc beyond it (0: none at all, a fixed-buffer arena). */
 void asn1h_arena_init(asn1h_arena *a, void *buf, size_t size, size_t heap_limit);
-/* Frees every value decoded into the arena in one call.  It keeps the caller's buffer and
- * one heap block, so that decoding message after message makes no heap allocation, and
+/* Frees every value decoded into the arena in one call.  It keeps the caller's buffer, or
+ * else its largest heap block, so that decoding message after message soon makes no heap
+ * allocation (from the second message on, the third when one needed several blocks), and
  * zeroes only the bytes that were used, so its cost follows the message, not the buffer. */
 void asn1h_arena_reset(asn1h_arena *a);
 /* Gives every heap block back. */
@@ -151,10 +152,11 @@ void *asn1h_arena_alloc_slow(asn1h_arena *a, size_t size);
 /* Zeroed, ASN1H_ALIGN-aligned memory, or NULL when the limit is reached. */
 static inline void *asn1h_arena_alloc(asn1h_arena *a, size_t size)
 {
-    size = (size + (ASN1H_ALIGN - 1)) & ~(size_t)(ASN1H_ALIGN - 1);
-    if ((size_t)(a->end - a->cur) >= size && size != 0) {
+    size_t rounded = (size + (ASN1H_ALIGN - 1)) & ~(size_t)(ASN1H_ALIGN - 1);
+    /* rounded - 1 wraps for 0, and for a size whose rounding overflowed: the slow path */
+    if (rounded - 1 < (size_t)(a->end - a->cur)) {
         void *r = a->cur;
-        a->cur += size;
+        a->cur += rounded;
         return r;      /* free space is always zero: see asn1h_arena_reset */
     }
     return asn1h_arena_alloc_slow(a, size);
@@ -188,6 +190,8 @@ enum {
 #define ASN1H_T_CHECK_RANGE 0x04u     /* INTEGER: check the value range of `info` */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
 #define ASN1H_T_FIXED_SIZE 0x10u      /* BIT STRING (SIZE(n)): JER writes it as bare hex */
+#define ASN1H_T_CONTAINING 0x20u      /* OCTET STRING (CONTAINING open type): an asn1h_open
+                                         of the contents, `info` its table */
 
 /* asn1h_member.flags */
 #define ASN1H_M_OPTIONAL  0x01u
@@ -251,7 +255,7 @@ typedef struct asn1h_type {
  *                `which` is the first member of the struct: 0 none, i+1 members[i],
  *                ASN1H_WHICH_UNKNOWN an unknown extension kept as raw TLV
  *   SEQUENCE OF  members[0]: the element
- *   OPEN         info: const asn1h_open_info * or NULL */
+ *   OPEN         info: const asn1h_open_info * or NULL (also BYTES, ASN1H_T_CONTAINING) */
 #define ASN1H_WHICH_UNKNOWN 0xFFFFu
 
 typedef struct asn1h_range {

@@ -47,23 +47,26 @@ void asn1h_arena_init(asn1h_arena *a, void *buf, size_t size, size_t heap_limit)
 void *asn1h_arena_alloc_slow(asn1h_arena *a, size_t size)
 {
     asn1h_block *b;
-    size_t want;
+    size_t want, room;
 
     if (size == 0)
         return a->cur ? a->cur : (void *)a;   /* any non-NULL pointer will do */
+    if (size > SIZE_MAX - HEADER_SIZE - ASN1H_ALIGN)
+        return NULL;                        /* rounding or the block header would overflow */
+    size = (size + (ASN1H_ALIGN - 1)) & ~(size_t)(ASN1H_ALIGN - 1);
     if ((size_t)(a->end - a->cur) >= size) {
         void *r = a->cur;
         a->cur += size;
         return r;
     }
+    room = a->heap_limit > a->heap_used ? a->heap_limit - a->heap_used : 0;
+    if (size > room)
+        return NULL;
     want = a->blocks ? a->blocks->size * 2 : ASN1H_ARENA_BLOCK;
     if (want < size)
         want = size;
-    if (a->heap_used + want > a->heap_limit) {
-        want = size;                        /* try for just what is needed */
-        if (a->heap_used + want > a->heap_limit || want > a->heap_limit)
-            return NULL;
-    }
+    if (want > room)
+        want = size;                        /* just what is needed */
     b = (asn1h_block *)calloc(1, HEADER_SIZE + want);
     if (!b)
         return NULL;

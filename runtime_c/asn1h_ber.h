@@ -182,8 +182,11 @@ static inline int asn1h_at_end(const uint8_t *p, const uint8_t *end, unsigned fo
 /* Closes constructed contents: checks that nothing is left (definite) or consumes the
  * end-of-contents octets (indefinite). */
 const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form);
-/* Skips one complete TLV (any depth of indefinite lengths). */
+/* Skips one complete TLV (any depth of indefinite lengths; strict DER checks every level). */
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
+/* Skips one TLV that will be kept as received, checking that it is well formed at every
+ * level, within the nesting limit. */
+const uint8_t *asn1h_skip_value(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
 /* Whether a TLV with this outermost tag can start a value of the member / the type. */
 int asn1h_member_accepts(const asn1h_member *m, uint32_t tag);
 int asn1h_type_accepts(const asn1h_type *t, uint32_t tag);
@@ -415,6 +418,11 @@ static inline uint8_t *asn1h_put_tl1(asn1h_enc *e, uint8_t *p, size_t len, uint8
     return p;
 }
 
+/* A primitive value of `len` contents octets under the one-octet identifier `id`: out of
+ * line, so that each string member of a compiled encoder costs a call, not a copy loop. */
+uint8_t *asn1h_put_primitive(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len,
+                             uint8_t id);
+
 /* DER: sorts the SET OF element encodings in [p, end) into ascending order, in place. */
 void asn1h_sort_set_of(uint8_t *p, uint8_t *end);
 /* DER: sorts the SET component encodings in [p, end) by their tags, in place: needed when
@@ -425,6 +433,10 @@ void asn1h_sort_set_components(uint8_t *p, uint8_t *end);
 uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v);
 uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t v);
 uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
+
+/* Whether two values kept as received (open types, unknown alternatives) are the same
+ * value, whatever the BER framing of each. */
+int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* Whether an absent-able member must be encoded (DER: DEFAULT values are left out). */
 int asn1h_member_encoded(const asn1h_member *m, const void *base, uint32_t present_offset);

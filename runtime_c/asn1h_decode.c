@@ -45,7 +45,7 @@ const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
 
     *form = (p[0] >> 5) & 1u;
     p++;
-    if (p < end && *p == 0x80)              /* X.690 8.1.2.4.2 c: no leading zero bits */
+    if (p < end && (*p & 0x7F) == 0)        /* X.690 8.1.2.4.2 c: no leading zero bits */
         return asn1h_fail(d, ASN1H_ERR_TAG, start);
     do {
         if (p >= end)
@@ -110,9 +110,39 @@ const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, u
     return p + 2;
 }
 
+/* Skips one TLV reading every level of it: what is kept as received (an open type, an
+ * unknown alternative) must be well-formed throughout, since it is re-encoded with DER
+ * framing later, and in strict DER mode its framing must be DER at every level. */
+static const uint8_t *skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                 unsigned depth)
+{
+    uint32_t tag;
+    unsigned form;
+    const uint8_t *content_end, *at = p;
+    if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &content_end)))
+        return NULL;
+    if (tag == 0)
+        return asn1h_fail(d, ASN1H_ERR_TAG, at);
+    if (!(form & ASN1H_FORM_CONSTRUCTED))
+        return content_end;
+    if (depth == 0)
+        return asn1h_fail(d, ASN1H_ERR_DEPTH, at);
+    while (!asn1h_at_end(p, content_end, form))
+        if (!(p = skip_whole(d, p, content_end, depth - 1)))
+            return NULL;
+    return asn1h_close(d, p, content_end, form);
+}
+
+const uint8_t *asn1h_skip_value(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
+{
+    return skip_whole(d, p, end, d->depth);
+}
+
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
 {
     unsigned open = 0;                      /* indefinite-length values not yet closed */
+    if (d->flags & ASN1H_DER)               /* DER framing at every level */
+        return skip_whole(d, p, end, d->depth);
     do {
         uint32_t tag;
         unsigned form;
@@ -599,11 +629,14 @@ ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, co
         }
     }
     {                                                       /* decimal: NR1, NR2, NR3 */
-        char text[64];
+        char small[64], *text = small;
         size_t i, n = len - 1;
         char *stop;
-        if ((b & 0x3F) < 1 || (b & 0x3F) > 3 || n == 0 || n >= sizeof text)
+        if ((b & 0x3F) < 1 || (b & 0x3F) > 3 || n == 0)
             return asn1h_fail(d, ASN1H_ERR_VALUE, p);
+        /* ISO 6093 sets no limit: a double in full NR1 or NR2 takes hundreds of digits */
+        if (n >= sizeof small && !(text = (char *)asn1h_arena_alloc(d->arena, n + 1)))
+            return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
         for (i = 0; i < n; i++) {
             char c = (char)p[1 + i];
             text[i] = c == ',' ? '.' : c;
@@ -620,58 +653,92 @@ ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, co
 
 /* ---- Constructed contents ------------------------------------------------------------ */
 
+/* Decodes `open` through the table `info`, whose key is member info->key_member of the
+ * struct v of type t.  A key outside the table leaves the value raw; so does, when
+ * `lenient`, a value that does not decode (OCTET STRING CONTAINING: CMS puts id-data's
+ * octets in eContent as they are, where RFC 5912's table says an OCTET STRING's DER). */
+static const uint8_t *resolve_open(asn1h_dec *d, const asn1h_type *t, const void *v,
+                                   const asn1h_open_info *info, asn1h_open *open, int lenient)
+{
+    const asn1h_member *key = &t->members[info->key_member];
+    asn1h_bytes key_bytes;
+    uint8_t scratch[10];
+    unsigned j;
+
+    if (!open->buf)
+        return (const uint8_t *)v;
+    if (key->type->kind == ASN1H_BYTES) {
+        key_bytes = *(const asn1h_bytes *)((const uint8_t *)v + key->offset);
+    } else {                                /* INTEGER keys: compare their encodings */
+        asn1h_enc e;
+        asn1h_error err;
+        uint8_t *q;
+        e.start = scratch;
+        e.err = &err;
+        err.code = ASN1H_OK;
+        q = asn1h_enc_int(&e, key->type, scratch + sizeof scratch,
+                          (const uint8_t *)v + key->offset);
+        if (!q)
+            return (const uint8_t *)v;
+        key_bytes.buf = q;
+        key_bytes.len = (size_t)(scratch + sizeof scratch - q);
+    }
+    for (j = 0; j < info->count; j++) {
+        const asn1h_open_entry *entry = &info->entries[j];
+        if (entry->key_len == key_bytes.len
+            && memcmp(entry->key, key_bytes.buf, key_bytes.len) == 0) {
+            void *value = asn1h_arena_alloc(d->arena, entry->type->size);
+            unsigned depth = d->depth;
+            const uint8_t *q;
+            if (!value)
+                return asn1h_fail(d, ASN1H_ERR_MEMORY, open->buf);
+            q = decode_tagged(d, entry->type, entry->type->tags, entry->type->ntags,
+                              open->buf, open->buf + open->len, value);
+            if (q && q != open->buf + open->len)
+                q = asn1h_fail(d, ASN1H_ERR_TRAILING, q);
+            if (!q && lenient && d->err->code != ASN1H_ERR_MEMORY) {
+                d->err->code = ASN1H_OK;            /* not of the table's type: raw */
+                d->err->depth = 0;
+                d->err->truncated = false;
+                d->depth = depth;
+                return (const uint8_t *)v;
+            }
+            if (!q)
+                return NULL;
+            open->type = entry->type;
+            open->value = value;
+            break;
+        }
+    }
+    return (const uint8_t *)v;
+}
+
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *v)
 {
-    unsigned i, j;
+    unsigned i;
     for (i = 0; i < t->nmembers; i++) {
         const asn1h_member *m = &t->members[i];
-        const asn1h_open_info *info = (const asn1h_open_info *)m->type->info;
-        const asn1h_member *key;
-        asn1h_open *open;
-        asn1h_bytes key_bytes;
-        uint8_t scratch[10];
-        if (m->type->kind != ASN1H_OPEN || !info || (m->flags & ASN1H_M_POINTER))
+        const asn1h_type *mt = m->type;
+        if (m->flags & ASN1H_M_POINTER)
             continue;
-        open = (asn1h_open *)((uint8_t *)v + m->offset);
-        if (!open->buf)
-            continue;
-        key = &t->members[info->key_member];
-        if (key->type->kind == ASN1H_BYTES) {
-            key_bytes = *(const asn1h_bytes *)((const uint8_t *)v + key->offset);
-        } else {                            /* INTEGER keys: compare their encodings */
-            asn1h_enc e;
-            asn1h_error err;
-            uint8_t *q;
-            e.start = scratch;
-            e.err = &err;
-            err.code = ASN1H_OK;
-            q = asn1h_enc_int(&e, key->type, scratch + sizeof scratch,
-                              (const uint8_t *)v + key->offset);
-            if (!q)
-                continue;
-            key_bytes.buf = q;
-            key_bytes.len = (size_t)(scratch + sizeof scratch - q);
-        }
-        for (j = 0; j < info->count; j++) {
-            const asn1h_open_entry *entry = &info->entries[j];
-            if (entry->key_len == key_bytes.len
-                && memcmp(entry->key, key_bytes.buf, key_bytes.len) == 0) {
-                void *value = asn1h_arena_alloc(d->arena, entry->type->size);
-                const uint8_t *q;
-                if (!value)
-                    return asn1h_fail(d, ASN1H_ERR_MEMORY, open->buf);
-                q = decode_tagged(d, entry->type, entry->type->tags, entry->type->ntags,
-                                  open->buf, open->buf + open->len, value);
-                if (!q)
-                    return asn1h_unwind(d, m->name);
-                if (q != open->buf + open->len) {
-                    asn1h_fail(d, ASN1H_ERR_TRAILING, q);
+        if ((mt->kind == ASN1H_OPEN || (mt->flags & ASN1H_T_CONTAINING)) && mt->info) {
+            if (!resolve_open(d, t, v, (const asn1h_open_info *)mt->info,
+                              (asn1h_open *)((uint8_t *)v + m->offset),
+                              mt->kind != ASN1H_OPEN))
+                return asn1h_unwind(d, m->name);
+        } else if ((mt->kind == ASN1H_SEQUENCE_OF || mt->kind == ASN1H_SET_OF)
+                   && mt->members[0].type->kind == ASN1H_OPEN && mt->members[0].type->info
+                   && !(mt->members[0].flags & ASN1H_M_POINTER)) {
+            /* the values of an attribute: each element keyed by a member beside the list */
+            const asn1h_open_info *info = (const asn1h_open_info *)mt->members[0].type->info;
+            void *items;
+            size_t count, k;
+            asn1h_array_get((uint8_t *)v + m->offset, &items, &count);
+            for (k = 0; k < count; k++)
+                if (!resolve_open(d, t, v, info, (asn1h_open *)items + k, 0)) {
+                    asn1h_unwind_index(d, k);
                     return asn1h_unwind(d, m->name);
                 }
-                open->type = entry->type;
-                open->value = value;
-                break;
-            }
         }
     }
     return (const uint8_t *)v;
@@ -863,7 +930,7 @@ ASN1H_NOINLINE static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *
         }
     }
     if (t->flags & ASN1H_T_EXTENSIBLE) {    /* an unknown alternative: kept as raw TLV */
-        const uint8_t *q = asn1h_skip_tlv(d, p, end);
+        const uint8_t *q = asn1h_skip_value(d, p, end);
         uint32_t which = ASN1H_WHICH_UNKNOWN;
         asn1h_bytes *raw = (asn1h_bytes *)((uint8_t *)v + t->aux);
         if (!q)
@@ -920,7 +987,11 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
         unsigned form_read;
         if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
             return asn1h_unwind_index(d, i);
-        if (!member_matches(element, tag)) {
+        /* every element is one: an unknown tag is an unknown alternative of an extensible
+         * untagged CHOICE, which dec_choice keeps as it came */
+        if (!member_matches(element, tag) && (first_tag(element) || !tag
+                || element->type->kind != ASN1H_CHOICE
+                || !(element->type->flags & ASN1H_T_EXTENSIBLE))) {
             asn1h_fail(d, ASN1H_ERR_TAG, p);
             return asn1h_unwind_index(d, i);
         }
@@ -979,7 +1050,7 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
         return dec_choice(d, t, p, end, v);
     case ASN1H_OPEN: {
         asn1h_open *open = (asn1h_open *)v;
-        const uint8_t *q = asn1h_skip_tlv(d, p, end);
+        const uint8_t *q = asn1h_skip_value(d, p, end);
         if (!q)
             return NULL;
         open->buf = p;

@@ -60,6 +60,14 @@ uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned con
     return p;
 }
 
+uint8_t *asn1h_put_primitive(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len,
+                             uint8_t id)
+{
+    if (!(p = asn1h_put_raw(e, p, buf, len)))
+        return NULL;
+    return asn1h_put_tl1(e, p, len, id);
+}
+
 uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v)
 {
     uint64_t u = (uint64_t)v, sign = v < 0 ? ~(uint64_t)0 : 0;
@@ -294,6 +302,218 @@ static int untagged_choice(const asn1h_type *t)
     return 0;
 }
 
+/* ---- Values kept as received (open types, unknown CHOICE alternatives) -------------
+ * They may come from BER: DER wants definite lengths in the fewest octets and short
+ * identifiers below 31 (X.690 10.1), so their framing is redone when it is not already
+ * that.  Their primitive contents are copied as they are: without the type nothing more is
+ * known.  Deeper than RECEIVED_DEPTH levels, or when not a well-formed TLV, they are
+ * copied whole. */
+#define RECEIVED_DEPTH ASN1H_MAX_DEPTH
+
+typedef struct received {
+    uint32_t number;
+    uint8_t first;                          /* class and constructed bits of the identifier */
+    int indefinite;
+    const uint8_t *contents, *contents_end; /* contents_end: definite lengths only */
+} received;
+
+/* Reads the identifier and length at p; NULL when they are malformed or overrun `end`. */
+static const uint8_t *received_header(const uint8_t *p, const uint8_t *end, received *h)
+{
+    size_t len = 0, n;
+    if (end - p < 2)
+        return NULL;
+    h->first = p[0] & 0xE0;
+    h->number = p[0] & 0x1Fu;
+    if (h->number == 0x1F) {
+        h->number = 0;
+        do {
+            if (++p >= end || h->number > (0x3FFFFFFFu >> 7))
+                return NULL;
+            h->number = (h->number << 7) | (*p & 0x7Fu);
+        } while (*p & 0x80);
+    }
+    if (++p >= end)
+        return NULL;
+    h->indefinite = *p == 0x80;
+    if (*p < 0x80) {
+        len = *p++;
+    } else if (!h->indefinite) {
+        n = *p++ & 0x7Fu;
+        if (n > sizeof len || (size_t)(end - p) < n)
+            return NULL;
+        while (n--)
+            len = (len << 8) | *p++;
+    } else {
+        p++;
+    }
+    if (h->indefinite ? !(h->first & 0x20) : (size_t)(end - p) < len)
+        return NULL;
+    h->contents = p;
+    h->contents_end = h->indefinite ? NULL : p + len;
+    return p;
+}
+
+/* Octets of a DER identifier and length for this tag number and contents length. */
+static size_t header_size(uint32_t number, size_t len)
+{
+    size_t size = 2;
+    if (number >= 31)
+        for (; number; number >>= 7)
+            size++;
+    if (len >= 0x80)
+        for (; len; len >>= 8)
+            size++;
+    return size;
+}
+
+static const uint8_t *received_size(const uint8_t *p, const uint8_t *end, unsigned depth,
+                                    size_t *size);
+
+/* The DER size of the contents of the value with header h, in *contents; *after is where
+ * the value ends.  0 when something inside is malformed or nests too deep. */
+static int received_contents(const received *h, const uint8_t *end, unsigned depth,
+                             size_t *contents, const uint8_t **after)
+{
+    const uint8_t *p = h->contents, *bound = h->indefinite ? end : h->contents_end;
+    size_t child;
+    *contents = 0;
+    if (!(h->first & 0x20)) {
+        *contents = (size_t)(h->contents_end - h->contents);
+        *after = h->contents_end;
+        return 1;
+    }
+    if (depth == 0)
+        return 0;
+    while (h->indefinite ? !(bound - p >= 2 && p[0] == 0 && p[1] == 0) : p < bound) {
+        if (!(p = received_size(p, bound, depth - 1, &child)))
+            return 0;
+        *contents += child;
+    }
+    *after = h->indefinite ? p + 2 : p;
+    return 1;
+}
+
+/* The DER size of the TLV at p, in *size; returns the position after it, or NULL. */
+static const uint8_t *received_size(const uint8_t *p, const uint8_t *end, unsigned depth,
+                                    size_t *size)
+{
+    received h;
+    size_t contents;
+    const uint8_t *after;
+    if (!received_header(p, end, &h) || !received_contents(&h, end, depth, &contents, &after))
+        return NULL;
+    *size = header_size(h.number, contents) + contents;
+    return after;
+}
+
+/* Writes the TLV at *in with DER framing forwards from out, moves *in past it and returns
+ * the end of what it wrote.  received_size() has accepted the TLV. */
+static uint8_t *received_write(uint8_t *out, const uint8_t **in, const uint8_t *end,
+                               unsigned depth)
+{
+    received h;
+    size_t contents;
+    const uint8_t *after, *p;
+    unsigned shift = 0, n = 0;
+    received_header(*in, end, &h);
+    received_contents(&h, end, depth, &contents, &after);
+    if (h.number < 31) {
+        *out++ = (uint8_t)(h.first | h.number);
+    } else {                                /* base 128, bit 8 set on all but the last */
+        *out++ = (uint8_t)(h.first | 0x1F);
+        while (shift + 7 < 32 && (h.number >> (shift + 7)))
+            shift += 7;
+        for (;; shift -= 7) {
+            *out++ = (uint8_t)(((h.number >> shift) & 0x7F) | (shift ? 0x80 : 0));
+            if (!shift)
+                break;
+        }
+    }
+    if (contents < 0x80) {
+        *out++ = (uint8_t)contents;
+    } else {
+        size_t v;
+        for (v = contents; v; v >>= 8)
+            n++;
+        *out++ = (uint8_t)(0x80 | n);
+        while (n--)
+            *out++ = (uint8_t)(contents >> (8 * n));
+    }
+    p = h.contents;
+    if (!(h.first & 0x20)) {
+        memcpy(out, p, contents);
+        out += contents;
+    } else {
+        const uint8_t *bound = h.indefinite ? end : h.contents_end;
+        while (h.indefinite ? !(p[0] == 0 && p[1] == 0) : p < bound)
+            out = received_write(out, &p, bound, depth - 1);
+    }
+    *in = after;
+    return out;
+}
+
+/* Whether the TLVs at *pa and *pb are the same value but for their framing; moves both
+ * past them. */
+static int received_same(const uint8_t **pa, const uint8_t *ea, const uint8_t **pb,
+                         const uint8_t *eb, unsigned depth)
+{
+    received x, y;
+    const uint8_t *p, *q, *bound_p, *bound_q;
+    if (!received_header(*pa, ea, &x) || !received_header(*pb, eb, &y)
+        || x.number != y.number || x.first != y.first)
+        return 0;
+    if (!(x.first & 0x20)) {
+        size_t n = (size_t)(x.contents_end - x.contents);
+        if (n != (size_t)(y.contents_end - y.contents) || memcmp(x.contents, y.contents, n) != 0)
+            return 0;
+        *pa = x.contents_end;
+        *pb = y.contents_end;
+        return 1;
+    }
+    if (depth == 0)
+        return 0;
+    p = x.contents;
+    q = y.contents;
+    bound_p = x.indefinite ? ea : x.contents_end;
+    bound_q = y.indefinite ? eb : y.contents_end;
+    for (;;) {
+        int done_p = x.indefinite ? bound_p - p >= 2 && p[0] == 0 && p[1] == 0 : p >= bound_p;
+        int done_q = y.indefinite ? bound_q - q >= 2 && q[0] == 0 && q[1] == 0 : q >= bound_q;
+        if (done_p || done_q) {
+            if (!(done_p && done_q))
+                return 0;
+            break;
+        }
+        if (!received_same(&p, bound_p, &q, bound_q, depth - 1))
+            return 0;
+    }
+    *pa = x.indefinite ? p + 2 : p;
+    *pb = y.indefinite ? q + 2 : q;
+    return 1;
+}
+
+int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    const uint8_t *pa = a, *pb = b;
+    if (alen == blen && (alen == 0 || memcmp(a, b, alen) == 0))
+        return 1;
+    return a && b && received_same(&pa, a + alen, &pb, b + blen, RECEIVED_DEPTH)
+           && pa == a + alen && pb == b + blen;
+}
+
+static uint8_t *put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len)
+{
+    size_t size;
+    const uint8_t *in = buf;
+    if (!buf || received_size(buf, buf + len, RECEIVED_DEPTH, &size) != buf + len
+        || size == len)                     /* already DER-framed (BER never is smaller) */
+        return asn1h_put_raw(e, p, buf, len);
+    ROOM(e, p, size);
+    received_write(p - size, &in, buf + len, RECEIVED_DEPTH);
+    return p - size;
+}
+
 static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, const uint32_t *tags,
                               unsigned ntags, uint8_t *p, const void *v)
 {
@@ -443,7 +663,7 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         memcpy(&which, v, sizeof which);
         if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE)) {
             const asn1h_bytes *raw = (const asn1h_bytes *)((const uint8_t *)v + t->aux);
-            return asn1h_put_raw(e, p, raw->buf, raw->len);
+            return put_received(e, p, raw->buf, raw->len);
         }
         if (which == 0 || which > t->nmembers)
             return asn1h_enc_fail(e, ASN1H_ERR_CHOICE);
@@ -458,7 +678,7 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
                                  open->value);
         if (!open->buf)
             return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
-        return asn1h_put_raw(e, p, open->buf, open->len);
+        return put_received(e, p, open->buf, open->len);
     }
     }
     return asn1h_enc_fail(e, ASN1H_ERR_VALUE);

@@ -73,9 +73,38 @@ static void put_string(FILE *out, const asn1h_bytes *s, unsigned universal)
     putc('"', out);
 }
 
-static void put_oid(FILE *out, const asn1h_bytes *s, int relative)
+static int put_big(FILE *out, const uint8_t *buf, size_t len);
+
+/* An arc of more than 63 bits (septets p[0..n)), less `minus`, in decimal. */
+static int put_big_arc(FILE *out, const uint8_t *p, size_t n, unsigned minus)
 {
-    size_t i;
+    size_t len = (7 * n + 7) / 8 + 1, i, bit;   /* a leading 0 octet: positive */
+    uint8_t *mag = (uint8_t *)calloc(len, 1);
+    int rc;
+    if (!mag)
+        return -1;
+    for (i = 0; i < n; i++)                     /* append the septets' bits */
+        for (bit = 0; bit < 7; bit++) {
+            size_t k, carry = (p[i] >> (6 - bit)) & 1u;
+            for (k = len; k-- > 0;) {
+                unsigned x = (unsigned)mag[k] << 1 | (unsigned)carry;
+                mag[k] = (uint8_t)x;
+                carry = x >> 8;
+            }
+        }
+    for (i = len; i-- > 0 && minus;) {          /* subtract the first arc's share */
+        unsigned x = mag[i];
+        mag[i] = (uint8_t)(x - (minus & 0xFFu));
+        minus = (minus >> 8) + (x < (minus & 0xFFu));
+    }
+    rc = put_big(out, mag, len);
+    free(mag);
+    return rc;
+}
+
+static int put_oid(FILE *out, const asn1h_bytes *s, int relative)
+{
+    size_t i, start = 0;
     uint64_t arc = 0;
     int first = !relative, sep = 0;
     putc('"', out);
@@ -83,17 +112,26 @@ static void put_oid(FILE *out, const asn1h_bytes *s, int relative)
         arc = (arc << 7) | (s->buf[i] & 0x7Fu);
         if (s->buf[i] & 0x80)
             continue;
-        if (first) {
+        if (sep)
+            putc('.', out);
+        if (i + 1 - start > 9) {                /* beyond 63 bits: exact, in decimal */
+            if (first)
+                fputs("2.", out);               /* a subidentifier this large is 80 + x */
+            if (put_big_arc(out, s->buf + start, i + 1 - start, first ? 80 : 0))
+                return -1;
+        } else if (first) {
             unsigned top = arc < 40 ? 0 : arc < 80 ? 1 : 2;
             fprintf(out, "%u.%llu", top, (unsigned long long)(arc - 40u * top));
-            first = 0;
         } else {
-            fprintf(out, "%s%llu", sep ? "." : "", (unsigned long long)arc);
+            fprintf(out, "%llu", (unsigned long long)arc);
         }
+        first = 0;
         sep = 1;
         arc = 0;
+        start = i + 1;
     }
     putc('"', out);
+    return 0;
 }
 
 /* A two's-complement number of any length, in decimal. */
@@ -229,20 +267,32 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
             put_hex(out, b->buf, b->len);
             putc('"', out);
         } else {
+            size_t len = b->len;
+            /* with named bits, trailing 0 bits are not part of the value (X.680 22.7):
+             * the value prints the same whichever BER it came in, as DER writes it */
+            if (t->flags & ASN1H_T_NAMED_BITS) {
+                while (bits && !(b->buf[(bits - 1) / 8] & (0x80u >> ((bits - 1) % 8))))
+                    bits--;
+                len = (bits + 7) / 8;
+            }
             fputs("{\"value\":\"", out);
-            put_hex(out, b->buf, b->len);
+            put_hex(out, b->buf, len);
             fprintf(out, "\",\"length\":%lu}", (unsigned long)bits);
         }
         break;
     }
     case ASN1H_BYTES: {
         const asn1h_bytes *s = (const asn1h_bytes *)v;
-        if (t->aux == 4) {
+        const asn1h_open *contained = (const asn1h_open *)v;
+        if ((t->flags & ASN1H_T_CONTAINING) && contained->type && contained->value) {
+            return asn1h_print_jer(out, contained->type, contained->value);
+        } else if (t->aux == 4) {
             putc('"', out);
             put_hex(out, s->buf, s->len);
             putc('"', out);
         } else if (t->aux == 6 || t->aux == 13) {
-            put_oid(out, s, t->aux == 13);
+            if (put_oid(out, s, t->aux == 13))
+                return -1;
         } else {
             put_string(out, s, t->aux);
         }

@@ -32,7 +32,7 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
     size_t n = 0;
     unsigned i;
 #define APPEND(...) \
-    do { int k = snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, __VA_ARGS__); \
+    do { int k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, __VA_ARGS__); \
          if (k > 0) n += (size_t)k; } while (0)
     if (size)
         buf[0] = 0;
@@ -77,27 +77,26 @@ static void int_octets(const asn1h_type *t, const void *v, uint8_t scratch[10],
     *len = (size_t)(scratch + 10 - *octets);
 }
 
+/* The number of bits of a BIT STRING that count: not the unused ones, and with named bits
+ * not the trailing zero ones (X.680 22.7). */
+static size_t significant_bits(const asn1h_type *t, const asn1h_bits *v)
+{
+    size_t n = v->len * 8 - (v->len ? (v->unused & 7u) : 0);
+    if (t->flags & ASN1H_T_NAMED_BITS)
+        while (n && !((v->buf[(n - 1) / 8] >> (7 - (n - 1) % 8)) & 1))
+            n--;
+    return n;
+}
+
 static bool bits_equal(const asn1h_type *t, const asn1h_bits *a, const asn1h_bits *b)
 {
-    uint8_t sa[1 + 64], sb[1 + 64];
-    size_t la, lb;
-    asn1h_enc e;
-    asn1h_error err;
-    uint8_t *pa, *pb;
-    /* Compare the DER forms, which drop what does not count (unused, trailing bits). */
-    if (a->len <= 64 && b->len <= 64) {
-        e.err = &err;
-        err.code = ASN1H_OK;
-        e.start = sa;
-        pa = asn1h_encode_contents(&e, t, sa + sizeof sa, a);
-        e.start = sb;
-        pb = asn1h_encode_contents(&e, t, sb + sizeof sb, b);
-        la = (size_t)(sa + sizeof sa - pa);
-        lb = (size_t)(sb + sizeof sb - pb);
-        return pa && pb && la == lb && memcmp(pa, pb, la) == 0;
-    }
-    return a->len == b->len && a->unused == b->unused
-           && memcmp(a->buf, b->buf, a->len) == 0;
+    size_t n = significant_bits(t, a), whole = n / 8;
+    unsigned rest = (unsigned)(n % 8);
+    if (n != significant_bits(t, b))
+        return false;
+    if (whole && memcmp(a->buf, b->buf, whole) != 0)
+        return false;
+    return !rest || ((a->buf[whole] ^ b->buf[whole]) & (0xFFu << (8 - rest)) & 0xFFu) == 0;
 }
 
 static const void *member_value(const asn1h_member *m, const void *base)
@@ -192,7 +191,7 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         if (wa == ASN1H_WHICH_UNKNOWN) {
             const asn1h_bytes *x = (const asn1h_bytes *)((const uint8_t *)a + t->aux);
             const asn1h_bytes *y = (const asn1h_bytes *)((const uint8_t *)b + t->aux);
-            return x->len == y->len && memcmp(x->buf, y->buf, x->len) == 0;
+            return asn1h_received_equal(x->buf, x->len, y->buf, y->len);
         }
         if (wa == 0 || wa > t->nmembers)
             return true;
@@ -204,10 +203,10 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
     }
     case ASN1H_OPEN: {
         const asn1h_open *x = (const asn1h_open *)a, *y = (const asn1h_open *)b;
-        if (x->buf && y->buf)
-            return x->len == y->len && memcmp(x->buf, y->buf, x->len) == 0;
-        if (x->type && x->type == y->type)
+        if (x->type && x->value && x->type == y->type && y->value)
             return asn1h_equal(x->type, x->value, y->value);
+        if (x->buf && y->buf)
+            return asn1h_received_equal(x->buf, x->len, y->buf, y->len);
         return x->buf == y->buf && x->type == y->type;
     }
     }
