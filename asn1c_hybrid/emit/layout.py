@@ -186,7 +186,26 @@ class _Builder:
             return self.ctype(node.alias_of)
         if node.kind in (Kind.INTEGER, Kind.ENUMERATED):
             return integer_storage(target)[1]
+        if self._containing(node):
+            return "asn1h_open"
         return _BASE_CTYPE[node.kind]
+
+    def _holds_open_type(self, member: Node) -> bool:
+        """A member that asn1h_resolve_open_types looks at: an open type, an OCTET STRING
+        containing one, or a list of open types."""
+        if member.kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
+            member = self.graph.target(member.element.type)
+        return member.open_type is not None or self._containing(member)
+
+    def _containing(self, node: Node) -> bool:
+        """An anonymous OCTET STRING (CONTAINING T) whose T is a table-constrained open type
+        (RFC 5912's Extension.extnValue): stored as an asn1h_open, whose buf and len are
+        those of asn1h_bytes, so that the contents can carry their decoded value too."""
+        if node.kind != Kind.BYTES or node.builtin != "OCTET STRING" or not node.contained \
+                or not node.is_anonymous or node.alias_of is not None:
+            return False
+        inner = self.graph.nodes.get(node.contained)
+        return bool(inner is not None and inner.open_type is not None and inner.open_type.table)
 
     # -- recursion: which members must be pointers -------------------------------------
     def find_pointer_edges(self) -> None:
@@ -242,7 +261,7 @@ class _Builder:
         """Anonymous primitive nodes with equal keys share a descriptor."""
         if not node.is_anonymous or node.alias_of is not None or node.kind in STRUCT_KINDS:
             return None
-        if node.kind == Kind.OPEN and node.open_type is not None:
+        if node.kind == Kind.OPEN and node.open_type is not None or self._containing(node):
             return None
         if node.kind == Kind.ENUMERATED:
             return None
@@ -294,7 +313,12 @@ class _Builder:
         for layout in descriptors:
             self._fill_members(layout)
             if layout.node.kind == Kind.OPEN and layout.node.open_type is not None:
-                self._open_info(layout, layout.node)
+                self._open_info(layout, layout.node.open_type, layout.node.id)
+            elif self._containing(layout.node):
+                self._open_info(layout, self.graph[layout.node.contained].open_type,
+                                layout.node.id)
+                if layout.open_entries:
+                    layout.flags.append("ASN1H_T_CONTAINING")
         writer = ValueWriter(self.graph, self.ctype, lambda i: i, lambda i: self.types[i])
         for layout in descriptors:
             if layout.node.alias_of is not None:
@@ -352,7 +376,7 @@ class _Builder:
             if self._fixed_size(node) or self._fixed_size(target):
                 flags.append("ASN1H_T_FIXED_SIZE")
         if target.kind in (Kind.SEQUENCE, Kind.SET) and any(
-                self.graph.target(c.type).open_type is not None for c in target.components):
+                self._holds_open_type(self.graph.target(c.type)) for c in target.components):
             flags.append("ASN1H_T_OPEN_MEMBERS")
         layout.flags = flags
         if target.kind in (Kind.INTEGER, Kind.ENUMERATED):
@@ -376,15 +400,19 @@ class _Builder:
             layout.members_symbol = self.names.members(owner.id)
         return layout
 
-    def _open_info(self, layout: TypeLayout, node: Node) -> None:
-        """The table of an open type whose key is a sibling component (AlgorithmIdentifier,
-        Attribute, Extension...).  Other relations leave the value raw (asn1h_open.buf)."""
-        rule = node.open_type
-        parent_id = node.id.rsplit(".", 1)[0]
-        if rule.key_levels_up != 0 or len(rule.key_path) != 1 or parent_id not in self.graph.nodes:
+    def _open_info(self, layout: TypeLayout, rule, node_id: str) -> None:
+        """The table of an open type (or of the OCTET STRING containing one) whose key is a
+        sibling component (AlgorithmIdentifier, Attribute, Extension...).  Other relations
+        leave the value raw (asn1h_open.buf)."""
+        parent_id = node_id.rsplit(".", 1)[0]
+        if parent_id not in self.graph.nodes or not rule.key_path:
+            return
+        if self._element_of_member(node_id):     # an attribute's values: the key is beside
+            parent_id = parent_id.rsplit(".", 1)[0]  # the list, in the SEQUENCE holding it
+        if self._key_holder(rule, parent_id) != self.graph.target(parent_id).id:
             return
         siblings = [c.name for c in self.graph.target(parent_id).components]
-        if rule.key_path[0] not in siblings:
+        if rule.key_path[-1] not in siblings:
             return
         entries = []
         for key, type_id in rule.table.items():
@@ -399,8 +427,39 @@ class _Builder:
             entries.append((c_bytes(data), self.types[type_id].desc, len(data)))
         if entries:
             layout.open_entries = entries
-            layout.open_key_member = siblings.index(rule.key_path[0])
+            layout.open_key_member = siblings.index(rule.key_path[-1])
             layout.info = f"&{layout.desc}_open"
+
+    def _element_of_member(self, node_id: str) -> bool:
+        """Whether node_id is the element of an anonymous SEQUENCE OF / SET OF that is a
+        component of a SEQUENCE or SET (`attrValues SET OF ATTRIBUTE.&Type(...)`)."""
+        list_id, star = node_id.rsplit(".", 1)
+        if star != "*" or list_id not in self.graph.nodes:
+            return False
+        holder_id, name = list_id.rsplit(".", 1)
+        holder = self.graph.nodes.get(holder_id)
+        if holder is None or holder.kind not in (Kind.SEQUENCE, Kind.SET) or \
+                self.graph[list_id].kind not in (Kind.SEQUENCE_OF, Kind.SET_OF):
+            return False
+        comp = self._component(holder, name)
+        return comp is not None and comp.type == list_id
+
+    def _key_holder(self, rule, parent_id: str) -> Optional[str]:
+        """The type whose component is the key: climb `key_levels_up` enclosing types from
+        the open type's parent, then follow the key path but its last name.  A key written
+        from further out (`@algorithmIdentifier.algorithm` in an instance of a
+        parameterized SIGNED{}) often leads back to the parent itself."""
+        holder = parent_id
+        for _ in range(rule.key_levels_up):
+            holder = holder.rsplit(".", 1)[0]
+            if holder not in self.graph.nodes:
+                return None
+        for name in rule.key_path[:-1]:
+            comp = self._component(self.graph[holder], name)
+            if comp is None:
+                return None
+            holder = comp.type
+        return self.graph.target(holder).id
 
     def _fill_members(self, layout: TypeLayout) -> None:
         node = layout.node

@@ -22,6 +22,23 @@ asm catch class delete friend mutable namespace new operator private protected p
 template this throw try typeid typename using virtual explicit export
 """.split())
 
+# Functions and objects of the C headers that generated code and the converter include
+# (stdio.h, stdlib.h, string.h, math.h): a value named like one (SNMP's `system`) would
+# redeclare it.  Type references start with a capital letter and cannot meet them.
+C_LIBRARY = frozenset("""
+abort abs acos asin atan atan2 atexit atof atoi atol atoll bsearch calloc ceil clearerr
+cos cosh div exit exp fabs fclose feof ferror fflush fgetc fgetpos fgets floor fmod fopen
+fprintf fputc fputs fread free freopen frexp fscanf fseek fsetpos ftell fwrite getc getchar
+getenv gets labs ldexp ldiv llabs lldiv log log10 malloc memchr memcmp memcpy memmove
+memset modf perror pow printf putc putchar puts qsort rand realloc remove rename rewind
+scanf setbuf setvbuf sin sinh snprintf sprintf sqrt srand sscanf stderr stdin stdout
+strcat strchr strcmp strcoll strcpy strcspn strerror strlen strncat strncmp strncpy
+strpbrk strrchr strspn strstr strtod strtok strtol strtoul strxfrm system tan tanh tmpfile
+tmpnam ungetc vfprintf vprintf vsprintf acosh asinh atanh cbrt copysign erf erfc exp2
+expm1 fdim fma fmax fmin hypot ilogb lgamma llrint llround log1p log2 logb lrint lround
+nan nearbyint nextafter nexttoward remainder remquo rint round scalbln scalbn tgamma trunc
+""".split())
+
 
 def c_identifier(asn1_name: str) -> str:
     """An ASN.1 identifier or type reference as a C identifier."""
@@ -69,6 +86,27 @@ class CNames:
 
     def __getitem__(self, node_id: str) -> str:
         return self._names[node_id]
+
+    def values(self, graph: TypeGraph) -> dict[str, str]:
+        """The C names of the value assignments, like those of types: qualified with their
+        module when two modules define the same name (RFC 5912's modules repeat OIDs)."""
+        short = Counter(v.id.rsplit(".", 1)[1] for v in graph.values.values())
+        taken = set(self._names.values())
+        out: dict[str, str] = {}
+        for value in graph.values.values():
+            module, name = value.id.rsplit(".", 1)
+            base = c_identifier(name)
+            if short[name] > 1:
+                base = f"{c_identifier(module)}_{base}"
+            elif base in C_LIBRARY and not self.prefix:
+                base += "_"
+            symbol, counter = self.prefix + base, 2
+            while symbol in taken or self._clashes_with_derived(symbol, taken):
+                symbol = f"{self.prefix}{base}_{counter}"
+                counter += 1
+            taken.add(symbol)
+            out[value.id] = symbol
+        return out
 
     def descriptor(self, node_id: str) -> str:
         return f"{self._names[node_id]}_type"
