@@ -9,8 +9,11 @@ from ..typegraph import Kind, Node, TypeGraph
 
 
 def c_bytes(data: bytes) -> str:
-    """A C string literal holding exactly these octets."""
-    return '"' + "".join(f"\\x{b:02x}" for b in data) + '"'
+    """A C string literal holding exactly these octets: printable ASCII as it is, the rest
+    (and the quote, backslash and question mark: trigraphs) as three-digit octal escapes,
+    which no following character can extend."""
+    return '"' + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b'"\\?' else f"\\{b:03o}"
+                         for b in data) + '"'
 
 
 class ValueWriter:
