@@ -1,0 +1,155 @@
+/* harness.c: one input through a generated PDU type, checked end to end.
+ *
+ * Built with generated code for one specification and these definitions:
+ *   FUZZ_HEADER  the generated header, as a string ("spec.h")
+ *   FUZZ_TYPE    the PDU's descriptor (PersonnelRecord_type)
+ *
+ * Decoding may fail, with an error that must be well formed.  When it succeeds, the value
+ * must print as JER, re-encode in DER, that DER must decode in strict DER mode to an equal
+ * value and re-encode to the same octets, and an input that strict DER mode accepts must be
+ * exactly that DER.  Any violation aborts, which the fuzzer and the sanitizers report.
+ *
+ * As a libFuzzer target (clang -fsanitize=fuzzer) it defines LLVMFuzzerTestOneInput; with
+ * replay.c it runs the same check over files of messages, for tests and for any compiler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include FUZZ_HEADER
+
+/* Decoding uses a caller's buffer and no heap at all: a message that needs more is refused
+ * with ASN1H_ERR_MEMORY, like any other error. */
+#ifndef FUZZ_ARENA_SIZE
+#define FUZZ_ARENA_SIZE (1u << 20)
+#endif
+typedef union { uint64_t align; uint8_t bytes[FUZZ_ARENA_SIZE]; } arena_memory;
+static arena_memory first_memory, second_memory;
+
+static void violation(const char *what, const fuzz_result *r)
+{
+    fprintf(stderr, "harness: %s (decoded %lu octets)\n", what, (unsigned long)r->consumed);
+    abort();
+}
+
+static void check_error(const asn1h_error *err, size_t size)
+{
+    char text[512];
+    size_t n;
+    if (err->code <= ASN1H_OK || err->code >= ASN1H_ERR_COUNT || err->offset > size
+        || err->type != &FUZZ_TYPE || err->depth > ASN1H_PATH_MAX) {
+        fprintf(stderr, "harness: malformed error: code %d offset %lu of %lu\n",
+                (int)err->code, (unsigned long)err->offset, (unsigned long)size);
+        abort();
+    }
+    n = asn1h_error_format(err, text, sizeof text);
+    if (n == 0 || strncmp(text, FUZZ_TYPE.name, strlen(FUZZ_TYPE.name)) != 0) {
+        fprintf(stderr, "harness: unreadable error text: %s\n", text);
+        abort();
+    }
+}
+
+/* Encodes into a growing heap buffer; returns its length, the octets in *out. */
+static size_t encode(const void *value, uint8_t **out, const fuzz_result *r)
+{
+    size_t cap = 4096, len = 0;
+    asn1h_error err;
+    for (;;) {
+        asn1h_code code;
+        *out = (uint8_t *)malloc(cap);
+        if (!*out)
+            violation("out of memory", r);
+        code = asn1h_encode(&FUZZ_TYPE, value, *out, cap, &len, &err);
+        if (code == ASN1H_OK)
+            return len;
+        free(*out);
+        if (code != ASN1H_ERR_BUFFER || cap > ((size_t)1 << 30)) {
+            char text[512];
+            asn1h_error_format(&err, text, sizeof text);
+            fprintf(stderr, "harness: a decoded value does not encode: %s\n", text);
+            violation("encoding failed", r);
+        }
+        cap *= 2;
+    }
+}
+
+int fuzz_one(const uint8_t *data, size_t size, unsigned flags, fuzz_result *r)
+{
+    static union { uint64_t align; uint8_t bytes[1u << 16]; } value_memory, again_memory;
+    void *value = value_memory.bytes, *again = again_memory.bytes;
+    asn1h_arena first, second;
+    asn1h_decode_opts opts = { 0, 0, NULL }, der = { ASN1H_DER, 0, NULL };
+    asn1h_error err;
+    uint8_t *encoding, *encoding2;
+    size_t len, len2, consumed2 = 0;
+
+    memset(r, 0, sizeof *r);
+    if (FUZZ_TYPE.size > sizeof value_memory.bytes)
+        violation("the PDU's C type is larger than the harness's storage", r);
+    opts.flags = flags;
+    asn1h_arena_init(&first, first_memory.bytes, sizeof first_memory.bytes, 0);
+    r->code = asn1h_decode(&FUZZ_TYPE, value, data, size, &first, &opts, &r->consumed, &err);
+    if (r->code != ASN1H_OK) {
+        check_error(&err, size);
+        r->offset = err.offset;
+        asn1h_error_format(&err, r->message, sizeof r->message);
+        asn1h_arena_free(&first);
+        return 0;
+    }
+    if (r->consumed == 0 || r->consumed > size)
+        violation("consumed nothing, or more than the input", r);
+    {   /* the JER printer walks the same value (its output is not looked at) */
+        static FILE *sink;
+        if (!sink && !(sink = fopen("/dev/null", "w")))
+            violation("cannot open /dev/null", r);
+        if (asn1h_print_jer(sink, &FUZZ_TYPE, value) != 0)
+            violation("JER printing failed", r);
+    }
+
+    /* the round trip: DER, decoded strictly, equal, and stable */
+    len = encode(value, &encoding, r);
+    asn1h_arena_init(&second, second_memory.bytes, sizeof second_memory.bytes, 0);
+    if (asn1h_decode(&FUZZ_TYPE, again, encoding, len, &second, &der, &consumed2, &err) != ASN1H_OK) {
+        char text[512];
+        asn1h_error_format(&err, text, sizeof text);
+        fprintf(stderr, "harness: own DER refused at %lu: %s\n", (unsigned long)err.offset, text);
+        violation("re-decoding the DER failed", r);
+    }
+    if (consumed2 != len)
+        violation("the DER re-encoding was not consumed whole", r);
+    if (!asn1h_equal(&FUZZ_TYPE, value, again))
+        violation("the re-decoded value differs", r);
+    len2 = encode(again, &encoding2, r);
+    if (len2 != len || memcmp(encoding, encoding2, len) != 0)
+        violation("DER is not stable", r);
+    /* strict DER accepted the input: then it was this very DER */
+    if ((flags & ASN1H_DER) && (r->consumed != len || memcmp(data, encoding, len) != 0))
+        violation("strict DER accepted an input that is not the canonical encoding", r);
+    r->der = encoding;
+    r->der_len = len;
+    free(encoding2);
+    asn1h_arena_free(&first);
+    asn1h_arena_free(&second);
+    return 0;
+}
+
+#ifdef FUZZ_LIBFUZZER
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_result r;
+    /* BER first; when the input is DER, strict mode must agree */
+    fuzz_one(data, size, 0, &r);
+    if (r.code == ASN1H_OK) {
+        int was_der = r.consumed == r.der_len && memcmp(data, r.der, r.der_len) == 0;
+        fuzz_result strict;
+        free(r.der);
+        fuzz_one(data, size, ASN1H_DER, &strict);
+        if (was_der && strict.code != ASN1H_OK)
+            violation("strict DER refused a canonical encoding", &strict);
+        free(strict.der);
+    }
+    return 0;
+}
+#endif

@@ -1,0 +1,209 @@
+"""The fuzz targets: one per example PDU, with their seed messages, and how to build the
+harness (harness.c) for each, as a libFuzzer target or as the replay program.
+
+Used by fuzz/run.py (`make fuzz`) and by the tests (tests/test_fuzz.py,
+tests/test_malformed.py, tests/test_strict_der.py).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence
+
+FUZZ = Path(__file__).resolve().parent
+REPO = FUZZ.parent
+RUNTIME = REPO / "runtime_c"
+sys.path.insert(0, str(REPO))
+from bench import corpora  # noqa: E402
+
+STRICT = ("-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror")
+SANITIZE = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer")
+MODES = {
+    "compiled": ("--mode", "compiled"),
+    "interpreted": ("--mode", "interpreted"),
+    "mixed": ("--mode", "hybrid", "--budget", "50%"),
+}
+
+
+def _x400_seeds() -> List[bytes]:
+    return [pdu for _, pdus in corpora.x400_traces()[:1] for pdu in pdus]
+
+
+def _certificate_seeds() -> List[bytes]:
+    try:
+        certificates = corpora.mozilla_certificates()
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        return []
+    # a spread of sizes and issuers is enough to seed mutation
+    return [c.data for c in certificates[::12]]
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    specs: Callable[[], List[Path]]
+    pdu: str                                    # Module.Type
+    seeds: Callable[[], List[bytes]]
+
+
+TARGETS = {
+    t.name: t for t in (
+        Target("personnel", lambda: [corpora.PERSONNEL_SPEC],
+               "PersonnelRecordModule.PersonnelRecord",
+               lambda: [corpora.personnel_der(), corpora.personnel_indefinite()]),
+        Target("blackwell", lambda: [corpora.BLACKWELL_SPEC],
+               "BlackwellModule.BlackwellMessage", lambda: [corpora.blackwell_message()]),
+        Target("x400", lambda: [REPO / "examples" / "x400" / "spec"],
+               "MTAAbstractService.MTS-APDU", _x400_seeds),
+        Target("x509", corpora.rfc5280_specs, "PKIX1Explicit88.Certificate",
+               _certificate_seeds),
+        Target("x509-crl", corpora.rfc5280_specs, "PKIX1Explicit88.CertificateList",
+               lambda: []),
+    )
+}
+# The fuzz targets proper: one per example PDU.
+FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
+
+
+def run(argv: Sequence, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run([str(a) for a in argv], capture_output=True, **kwargs)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, argv))} failed ({result.returncode}):\n"
+                           + result.stderr.decode(errors="replace"))
+    return result
+
+
+_generate_lock = threading.Lock()
+
+
+def generate(target: Target, mode: str, out: Path, *extra: str) -> Path:
+    """Runs `asn1c-hybrid compile` for the target; returns the generated .c file."""
+    from asn1c_hybrid.cli import main as cli_main
+    out.mkdir(parents=True, exist_ok=True)
+    argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", "spec",
+            "--pdu", target.pdu, *MODES[mode], *extra]
+    with _generate_lock:                    # the compiler runs in this process, one at a time
+        status = cli_main(argv)
+    if status != 0:
+        raise RuntimeError(f"asn1c-hybrid {' '.join(argv)} failed")
+    return out / "spec.c"
+
+
+def descriptor_symbol(source: Path, type_name: str) -> str:
+    """The C symbol of the descriptor whose name is `type_name` ("Module.Type")."""
+    text = source.read_text()
+    match = re.search(r'^(?:static )?const asn1h_type (\w+) = \{\s*"' + re.escape(type_name) + '"',
+                      text, re.M)
+    if not match:
+        raise LookupError(f"no descriptor named {type_name} in {source}")
+    return match.group(1)
+
+
+_runtime_cache: dict = {}
+
+
+def _runtime_objects(cc: str, flags: Sequence[str], out: Path) -> List[Path]:
+    """The runtime compiled once per compiler and flags (kept beside the first user)."""
+    key = (cc, tuple(flags))
+    if key not in _runtime_cache:
+        folder = out.parent / f"runtime-{cc}-{len(_runtime_cache)}"
+        folder.mkdir(parents=True, exist_ok=True)
+        objects = []
+        for c_file in sorted(RUNTIME.glob("*.c")):
+            obj = folder / (c_file.stem + ".o")
+            run([cc, *STRICT, *flags, "-I", RUNTIME, "-c", c_file, "-o", obj])
+            objects.append(obj)
+        _runtime_cache[key] = objects
+    return _runtime_cache[key]
+
+
+_spec_cache: dict = {}
+
+
+def _spec_object(target: Target, mode: str, out: Path, cc: str, compile_flags: Sequence[str],
+                 generate_options: Sequence[str]) -> Path:
+    """The target's specification generated in `mode` and compiled (once per process for
+    the same specification, mode, compiler and flags: PDUs of one spec share it)."""
+    key = (tuple(map(str, target.specs())), mode, cc, tuple(compile_flags),
+           tuple(generate_options))
+    if key not in _spec_cache:
+        source = generate(target, mode, out, *generate_options)
+        obj = out / "spec.o"
+        run([cc, *STRICT, *compile_flags, "-I", out, "-I", RUNTIME, "-c", source, "-o", obj])
+        _spec_cache[key] = obj
+    return _spec_cache[key]
+
+
+def compiled_objects(target: Target, mode: str, out: Path, *, cc: str = "gcc",
+                     compile_flags: Sequence[str] = ("-O0", "-g", *SANITIZE),
+                     generate_options: Sequence[str] = ()) -> tuple:
+    """(the specification's object, it and the runtime's objects, the PDU's descriptor
+    symbol), compiled once per process for the same inputs."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec_object = _spec_object(target, mode, out, cc, compile_flags, generate_options)
+    symbol = descriptor_symbol(spec_object.with_suffix(".c"), target.pdu)
+    return spec_object, [spec_object, *_runtime_objects(cc, compile_flags, out)], symbol
+
+
+def build(target: Target, mode: str, out: Path, *, libfuzzer: bool = False,
+          cc: Optional[str] = None, flags: Sequence[str] = ("-O1", "-g"),
+          generate_options: Sequence[str] = ()) -> Path:
+    """Generates the target's code in `mode` and builds the harness: a libFuzzer target
+    (clang, -fsanitize=fuzzer) or the replay program, both with ASan and UBSan."""
+    cc = cc or ("clang" if libfuzzer else "gcc")
+    compile_flags = [*flags, *SANITIZE] + (["-fsanitize=fuzzer-no-link"] if libfuzzer else [])
+    link_sanitize = ["-fsanitize=fuzzer,address,undefined" if libfuzzer else SANITIZE[0],
+                     *SANITIZE[1:]]
+    spec_object, objects, symbol = compiled_objects(target, mode, out, cc=cc,
+                                                    compile_flags=compile_flags,
+                                                    generate_options=generate_options)
+    defines = [f"-DFUZZ_TYPE={symbol}", '-DFUZZ_HEADER="spec.h"']
+    if libfuzzer:
+        defines.append("-DFUZZ_LIBFUZZER")
+    mains = [FUZZ / "harness.c"] + ([] if libfuzzer else [FUZZ / "replay.c"])
+    for c_file in mains:
+        obj = out / (c_file.stem + ".o")
+        run([cc, *STRICT, *compile_flags, *defines, "-I", spec_object.parent, "-I", RUNTIME,
+             "-I", FUZZ, "-c", c_file, "-o", obj])
+        objects.append(obj)
+    program = out / ("fuzz-" + target.name if libfuzzer else "replay")
+    run([cc, *flags, *link_sanitize, *objects, "-lm", "-o", program])
+    return program
+
+
+_builds: dict = {}
+
+
+def build_cached(target: Target, mode: str, root: Path, **options) -> Path:
+    """build(), once per target, mode and options in this process, under `root`."""
+    key = (target.name, mode, tuple(sorted((k, str(v)) for k, v in options.items())))
+    if key not in _builds:
+        _builds[key] = build(target, mode, root / f"{target.name}-{mode}-{len(_builds)}",
+                             **options)
+    return _builds[key]
+
+
+def build_all(jobs: Sequence[tuple], root: Path, workers: int = 2, **options) -> None:
+    """build_cached() for each (target name, mode), `workers` compilers at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+    first, rest, specs = [], [], set()
+    for name, mode in jobs:
+        target = TARGETS[name]
+        spec = (tuple(map(str, target.specs())), mode)
+        (rest if spec in specs else first).append((target, mode))
+        specs.add(spec)
+    if first:                               # the runtime once, before the threads share it
+        build_cached(*first.pop(0), root, **options)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(lambda job: build_cached(job[0], job[1], root, **options), first))
+    for target, mode in rest:               # PDUs of specifications compiled above
+        build_cached(target, mode, root, **options)
+
+
+def write_framed(path: Path, messages: Sequence[bytes]) -> None:
+    corpora.write_framed(path, messages)

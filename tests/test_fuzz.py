@@ -1,0 +1,38 @@
+"""The libFuzzer targets, briefly: each example PDU's harness (fuzz/harness.c) built with
+clang -fsanitize=fuzzer,address,undefined and run on a few thousand inputs mutated from its
+seed messages.  A crash, a sanitizer report, a leak or a broken round trip fails the run.
+`make fuzz` runs the same targets for as long as FUZZ_SECONDS says.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+import cbuild
+
+sys.path.insert(0, str(cbuild.REPO / "fuzz"))
+import run as fuzz_run  # noqa: E402
+import targets  # noqa: E402
+
+RUNS = {"personnel": 20000, "blackwell": 20000, "x400": 3000, "x509": 5000}
+
+
+@pytest.mark.skipif(shutil.which("clang") is None, reason="libFuzzer comes with clang")
+@pytest.mark.parametrize("name", targets.FUZZ_TARGETS)
+def test_fuzz_target_runs_clean(name):
+    out = cbuild.session_dir() / "fuzz"
+    outcome = fuzz_run.fuzz(name, out, runs=RUNS[name], flags=("-O0", "-g"))  # quick to build
+    assert outcome.ok, outcome.log[-4000:] + "".join(f"\ninput kept: {a}" for a in outcome.artifacts)
+    assert outcome.runs >= RUNS[name]
+    assert outcome.corpus > len(targets.TARGETS[name].seeds())   # it found new paths
+
+
+def test_make_fuzz_command_line():
+    """`make fuzz` runs fuzz/run.py --seconds N: every target unless some are named."""
+    args = fuzz_run.parse_args(["--seconds", "5"])
+    assert args.targets == list(targets.FUZZ_TARGETS) and args.seconds == 5
+    assert fuzz_run.parse_args(["--runs", "9", "x509"]).targets == ["x509"]
+    with pytest.raises(SystemExit):
+        fuzz_run.parse_args(["nothing"])
