@@ -123,7 +123,9 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
 
 /* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
  * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
- * definite, `end` itself when it is indefinite. */
+ * definite, `end` itself when it is indefinite.  asn1h_read_tl is the same, out of line:
+ * the interpreter, the compact half of the trade, calls it; the inline one serves the
+ * two hot spots of compiled code (counting list elements, the top-level value). */
 ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                           uint32_t *tag, unsigned *form,
                                           const uint8_t **content_end)
@@ -154,6 +156,9 @@ ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const u
     }
     return asn1h_get_len_long(d, p, end, form, content_end);
 }
+
+const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                             uint32_t *tag, unsigned *form, const uint8_t **content_end);
 
 /* Peeks at the identifier at p without consuming it; 0 if there is none (end of contents
  * or end-of-contents octets).  Tag 0 (UNIVERSAL 0) is reserved, so it never matches. */

@@ -96,6 +96,12 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
     return p;
 }
 
+const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                             uint32_t *tag, unsigned *form, const uint8_t **content_end)
+{
+    return asn1h_get_tl(d, p, end, tag, form, content_end);
+}
+
 const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form)
 {
     if (!(form & ASN1H_FORM_INDEF)) {
@@ -119,7 +125,7 @@ static const uint8_t *skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *
     uint32_t tag;
     unsigned form;
     const uint8_t *content_end, *at = p;
-    if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &content_end)))
+    if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &content_end)))
         return NULL;
     if (tag == 0)
         return asn1h_fail(d, ASN1H_ERR_TAG, at);
@@ -228,7 +234,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
     for (i = 0; i < nwrap; i++) {
         const uint8_t *at = p;
         ASN1H_ENTER(d, at);                 /* an explicit tag nests like any constructed value */
-        if (!(p = asn1h_get_tl(d, p, end, &tag, &forms[i], &end)))
+        if (!(p = asn1h_read_tl(d, p, end, &tag, &forms[i], &end)))
             return NULL;
         if (tag != tags[i])
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
@@ -238,7 +244,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
     }
     if (nwrap < ntags) {
         const uint8_t *at = p;
-        if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &end)))
+        if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &end)))
             return NULL;
         if (tag != tags[nwrap])
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
@@ -459,7 +465,7 @@ static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *en
         unsigned seg_form;
         if (*unused)                        /* only the last BIT STRING segment has any */
             return asn1h_fail(d, ASN1H_ERR_VALUE, at);
-        if (!(p = asn1h_get_tl(d, p, end, &tag, &seg_form, &content_end)))
+        if (!(p = asn1h_read_tl(d, p, end, &tag, &seg_form, &content_end)))
             return NULL;
         if (tag != segment_tag)
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
@@ -806,7 +812,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
         if (read_at != p) {                 /* read the next identifier and length once */
             tag = 0;
             if (!asn1h_at_end(p, end, form)) {
-                if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+                if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
                     return NULL;
                 if (!tag)                   /* end-of-contents inside a definite value */
                     return asn1h_fail(d, ASN1H_ERR_TAG, p);
@@ -859,7 +865,7 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
         unsigned form_read;
         const uint8_t *c, *content_end;
         const asn1h_member *m = NULL;
-        if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+        if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
             return NULL;
         for (i = 0; i < t->nmembers; i++)
             if (member_matches(&t->members[i], tag)) {
@@ -985,7 +991,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
         const uint8_t *at = p, *c, *content_end;
         uint32_t tag;
         unsigned form_read;
-        if (!(c = asn1h_get_tl(d, p, end, &tag, &form_read, &content_end)))
+        if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
             return asn1h_unwind_index(d, i);
         /* every element is one: an unknown tag is an unknown alternative of an extensible
          * untagged CHOICE, which dec_choice keeps as it came */

@@ -37,7 +37,7 @@ static void check_tl(const tl_case *c, int line)
     d.err = &err;
     d.flags = c->flags;
     d.depth = ASN1H_MAX_DEPTH;
-    contents = asn1h_get_tl(&d, buf, buf + size, &tag, &form, &content_end);
+    contents = asn1h_read_tl(&d, buf, buf + size, &tag, &form, &content_end);
     if (c->code != ASN1H_OK) {
         if (contents != NULL || err.code != c->code || err.offset != c->error_offset) {
             printf("  test_ber.c:%d: expected code %d at %lu, got %s, code %d at %lu\n", line,
