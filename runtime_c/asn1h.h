@@ -187,7 +187,6 @@ enum {
 /* asn1h_type.flags */
 #define ASN1H_T_EXTENSIBLE  0x01u     /* "..." : unknown additions are skipped */
 #define ASN1H_T_NAMED_BITS  0x02u     /* BIT STRING with named bits: DER drops trailing 0s */
-#define ASN1H_T_CHECK_RANGE 0x04u     /* INTEGER: check the value range of `info` */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
 #define ASN1H_T_FIXED_SIZE 0x10u      /* BIT STRING (SIZE(n)): JER writes it as bare hex */
 #define ASN1H_T_CONTAINING 0x20u      /* OCTET STRING (CONTAINING open type): an asn1h_open
@@ -245,10 +244,10 @@ typedef struct asn1h_type {
 } asn1h_type;
 
 /* Kind-specific data:
- *   INTEGER      aux: storage (ASN1H_INT_*); info: const asn1h_range * or NULL
+ *   INTEGER      aux: storage (ASN1H_INT_*)
  *   ENUMERATED   aux: storage; info: const asn1h_enum_info *
  *   BYTES        aux: the universal tag number of the built-in type (4, 6, 12, 22, ...)
- *   BIT STRING   info: const asn1h_named_bits * or NULL
+ *   BIT STRING   flags: ASN1H_T_NAMED_BITS, ASN1H_T_FIXED_SIZE
  *   SEQUENCE/SET aux: offsetof present_[] (ASN1H_NO_BIT if no member needs a bit);
  *                info (SET): const uint16_t *, member indexes in DER (tag) order
  *   CHOICE       aux: offsetof the `unknown_` alternative (extensible) ; the selector
@@ -257,11 +256,6 @@ typedef struct asn1h_type {
  *   SEQUENCE OF  members[0]: the element
  *   OPEN         info: const asn1h_open_info * or NULL (also BYTES, ASN1H_T_CONTAINING) */
 #define ASN1H_WHICH_UNKNOWN 0xFFFFu
-
-typedef struct asn1h_range {
-    int64_t lower, upper;       /* inclusive */
-    bool has_lower, has_upper;
-} asn1h_range;
 
 typedef struct asn1h_named {
     const char *name;
@@ -273,11 +267,6 @@ typedef struct asn1h_enum_info {
     uint16_t count;
     uint16_t root_count;
 } asn1h_enum_info;
-
-typedef struct asn1h_named_bits {
-    const asn1h_named *bits;
-    uint16_t count;
-} asn1h_named_bits;
 
 /* Table constraint of an open type: the sibling member `key_member` (an OBJECT IDENTIFIER
  * or INTEGER) selects the entry whose `key` equals its contents octets. */

@@ -20,7 +20,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 
 from asn1c_hybrid.cli import main as asn1c_hybrid  # noqa: E402
-from bench.callgrind import count_instructions  # noqa: E402
+from asn1c_hybrid.measure import count_instructions  # noqa: E402
 
 SPEC = HERE / "personnel.asn"
 OUT = REPO / "out" / "demo"

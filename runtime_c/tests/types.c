@@ -40,10 +40,8 @@ PRIMITIVE(Octets_type, "T.Octets", sizeof(asn1h_bytes), 4, ASN1H_BYTES, tag_octe
 PRIMITIVE(Oid_type, "T.Oid", sizeof(asn1h_bytes), 6, ASN1H_BYTES, tag_oid, NULL, 0);
 static PRIMITIVE(IA5_type, "IA5String", sizeof(asn1h_bytes), 22, ASN1H_BYTES, tag_ia5, NULL, 0);
 
-static const asn1h_named flag_names[3] = { {"a", 0}, {"b", 1}, {"c", 2} };
-static const asn1h_named_bits flag_info = { flag_names, 3 };
 PRIMITIVE(Flags_type, "T.Flags", sizeof(asn1h_bits), 0, ASN1H_BIT_STRING, tag_bit_string,
-          &flag_info, ASN1H_T_NAMED_BITS);
+          NULL, ASN1H_T_NAMED_BITS);
 
 static const asn1h_named color_names[3] = { {"red", 0}, {"green", 1}, {"blue", 5} };
 static const asn1h_enum_info color_info = { color_names, 3, 3 };
