@@ -100,6 +100,7 @@ typedef enum asn1h_code {
     ASN1H_ERR_MEMORY,       /* the arena's limit is reached */
     ASN1H_ERR_BUFFER,       /* encoding: the output buffer is too small */
     ASN1H_ERR_CHOICE,       /* encoding: a CHOICE with no valid alternative selected */
+    ASN1H_ERR_NO_DER,       /* encoding: a value DER cannot represent (a local time) */
     ASN1H_ERR_COUNT
 } asn1h_code;
 

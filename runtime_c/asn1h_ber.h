@@ -314,6 +314,10 @@ ASN1H_INLINE const uint8_t *asn1h_fast_bool(const uint8_t *p, const uint8_t *end
     return NULL;
 }
 
+/* An untagged open type (ANY) at p: its whole TLV kept as received, its framing checked. */
+const uint8_t *asn1h_decode_open(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                 asn1h_open *v);
+
 /* The general path of a compiled routine: decodes member m, or reports it missing. */
 const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
                                      const uint8_t *end, unsigned form, void *base);
@@ -326,6 +330,15 @@ const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned fr
                                   const uint8_t *p, const uint8_t *end, unsigned form);
 /* Decodes the open types of a SEQUENCE/SET whose table constraint names their type. */
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *value);
+/* UTCTime (universal 23) and GeneralizedTime (24), asn1h_time.c: whether the octets are a
+ * time of X.680; whether they are one in its DER form (X.690 11.7, 11.8); the DER form of
+ * a time, 0 when it has none (a local time); writing a time's contents in DER form. */
+#define ASN1H_TIME_MAX 64
+int asn1h_is_time(const uint8_t *p, const uint8_t *end, unsigned universal);
+int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal);
+size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
+                      uint8_t out[ASN1H_TIME_MAX]);
+uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal);
 /* DER: whether the element encoded in [previous, at) sorts before the one in [at, end). */
 int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end);
 /* OBJECT IDENTIFIER / RELATIVE-OID contents: subidentifiers in the fewest octets. */

@@ -569,6 +569,42 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
     return end;
 }
 
+/* X.690 11.3.2: the one decimal form DER allows, ISO 6093 NR3 with no spaces, a sign only
+ * when negative, a mantissa without leading or trailing zero followed by ".E", and an
+ * exponent that is "+0" or has no leading zero and no plus sign: "-15.E-3", "1.E+0". */
+static int canonical_nr3(uint8_t first, const uint8_t *p, const uint8_t *end)
+{
+    const uint8_t *digits;
+    if ((first & 0x3F) != 3)
+        return 0;
+    if (p < end && *p == '-')
+        p++;
+    for (digits = p; p < end && *p >= '0' && *p <= '9'; p++) {}
+    if (p == digits || *digits == '0' || p[-1] == '0')
+        return 0;
+    if (end - p < 3 || p[0] != '.' || p[1] != 'E')
+        return 0;
+    p += 2;
+    if (end - p == 2 && p[0] == '+' && p[1] == '0')
+        return 1;
+    if (*p == '-')
+        p++;
+    for (digits = p; p < end && *p >= '0' && *p <= '9'; p++) {}
+    return p == end && p > digits && *digits != '0';
+}
+
+/* UTCTime, GeneralizedTime: a time of X.680, and in its DER form when strict. */
+ASN1H_NOINLINE static const uint8_t *dec_time(asn1h_dec *d, const asn1h_type *t,
+                                              const uint8_t *p, const uint8_t *end,
+                                              unsigned form, asn1h_bytes *v)
+{
+    const uint8_t *q = asn1h_dec_bytes(d, p, end, form, v);
+    int strict = (d->flags & ASN1H_DER) != 0;
+    if (q && !(strict ? asn1h_is_der_time : asn1h_is_time)(v->buf, v->buf + v->len, t->aux))
+        return asn1h_fail(d, strict ? ASN1H_ERR_NOT_DER : ASN1H_ERR_VALUE, p);
+    return q;
+}
+
 /* REAL (X.690 8.5): binary, decimal (ISO 6093) and the special values. */
 ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, double *v)
@@ -640,6 +676,8 @@ ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, co
         char *stop;
         if ((b & 0x3F) < 1 || (b & 0x3F) > 3 || n == 0)
             return asn1h_fail(d, ASN1H_ERR_VALUE, p);
+        if ((d->flags & ASN1H_DER) && !canonical_nr3(b, p + 1, end))
+            return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
         /* ISO 6093 sets no limit: a double in full NR1 or NR2 takes hundreds of digits */
         if (n >= sizeof small && !(text = (char *)asn1h_arena_alloc(d->arena, n + 1)))
             return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
@@ -1042,6 +1080,8 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
             if (!require_primitive(d, p, form) || !asn1h_check_oid(d, p, end, t->aux == 13))
                 return NULL;
         }
+        if (t->aux == 23 || t->aux == 24)
+            return dec_time(d, t, p, end, form, (asn1h_bytes *)v);
         return asn1h_dec_bytes(d, p, end, form, (asn1h_bytes *)v);
     case ASN1H_NULL:
         return dec_null(d, p, end, form);
@@ -1054,17 +1094,21 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
         return dec_sequence_of(d, t, p, end, form, v);
     case ASN1H_CHOICE:
         return dec_choice(d, t, p, end, v);
-    case ASN1H_OPEN: {
-        asn1h_open *open = (asn1h_open *)v;
-        const uint8_t *q = asn1h_skip_value(d, p, end);
-        if (!q)
-            return NULL;
-        open->buf = p;
-        open->len = (size_t)(q - p);
-        return q;
-    }
+    case ASN1H_OPEN:
+        return asn1h_decode_open(d, p, end, (asn1h_open *)v);
     }
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
+}
+
+const uint8_t *asn1h_decode_open(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                 asn1h_open *v)
+{
+    const uint8_t *q = asn1h_skip_value(d, p, end);
+    if (!q)
+        return NULL;
+    v->buf = p;
+    v->len = (size_t)(q - p);
+    return q;
 }
 
 asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf, size_t len,

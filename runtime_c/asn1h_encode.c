@@ -644,6 +644,8 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
     case ASN1H_BIT_STRING:
         return enc_bits(e, t, p, (const asn1h_bits *)v);
     case ASN1H_BYTES:
+        if (t->aux == 23 || t->aux == 24)
+            return asn1h_put_time(e, p, (const asn1h_bytes *)v, t->aux);
         return asn1h_put_raw(e, p, ((const asn1h_bytes *)v)->buf, ((const asn1h_bytes *)v)->len);
     case ASN1H_NULL:
         return p;

@@ -23,6 +23,7 @@ const char *asn1h_strerror(asn1h_code code)
         "memory limit reached",
         "output buffer too small",
         "no valid CHOICE alternative selected",
+        "value has no DER form",
     };
     return (unsigned)code < ASN1H_ERR_COUNT ? text[code] : "unknown error";
 }
@@ -159,6 +160,13 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         return bits_equal(t, (const asn1h_bits *)a, (const asn1h_bits *)b);
     case ASN1H_BYTES: {
         const asn1h_bytes *x = (const asn1h_bytes *)a, *y = (const asn1h_bytes *)b;
+        if (t->aux == 23 || t->aux == 24) {     /* times: equal as instants, by DER form */
+            uint8_t dx[ASN1H_TIME_MAX], dy[ASN1H_TIME_MAX];
+            size_t nx = asn1h_der_time(x->buf, x->buf + x->len, t->aux, dx);
+            size_t ny = asn1h_der_time(y->buf, y->buf + y->len, t->aux, dy);
+            if (nx && ny)
+                return nx == ny && memcmp(dx, dy, nx) == 0;
+        }
         return x->len == y->len && (x->len == 0 || memcmp(x->buf, y->buf, x->len) == 0);
     }
     case ASN1H_NULL:

@@ -556,6 +556,8 @@ class _Builder:
         if not t.kind.has_own_tlv:
             if not m.tags and t.kind == Kind.CHOICE:
                 m.strategy = "choice"
+            elif not m.tags and t.kind == Kind.OPEN and t.open_type is None:
+                m.strategy = "open"                 # ANY, kept raw (tables: interpreter)
             return
         if len(m.tags) != 1:
             return
@@ -564,7 +566,8 @@ class _Builder:
             return
         m.first_octet = octet
         if t.kind == Kind.BYTES:
-            m.strategy = "oid" if t.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID") else "bytes"
+            m.strategy = {"OBJECT IDENTIFIER": "oid", "RELATIVE-OID": "oid", "UTCTime": "time",
+                          "GeneralizedTime": "time"}.get(t.builtin, "bytes")
         elif t.kind == Kind.INTEGER:
             m.storage = integer_storage(t)[0]
             if m.storage == "ASN1H_INT_BIG":
