@@ -163,29 +163,16 @@ class ObjectReader:
         if self.category(target) != OBJECT:
             raise SemanticError(f"'{ref}' is not an object", location)
         instance = self.instantiate(target, ref, scope)
-        key = (id(target.assignment), instance.key)
-        known = self.objects.get(key)
-        if known is _FAILED:
-            raise Poisoned()
-        if known is not None:
-            return known
         assignment = target.assignment
-        try:
+
+        def analyse() -> InfoObject:
             with self.reporting_at(target.location()):
                 governor = plain_reference(assignment.type)
                 cls = self.class_info(self.lookup(governor, instance), governor, instance)
                 home = target.qualified if target.params is None else \
                     self.scratch_place(target.name)
-                obj = self.object_of(assignment.value, cls, instance, home)
-        except SemanticError as error:
-            self.objects[key] = _FAILED
-            self.report(error)
-            raise Poisoned() from None
-        except Poisoned:
-            self.objects[key] = _FAILED
-            raise
-        self.objects[key] = obj
-        return obj
+                return self.object_of(assignment.value, cls, instance, home)
+        return self._once(self.objects, (id(assignment), instance.key), analyse)
 
     def object_of(self, v, cls: ClassInfo, scope: Scope, home: str) -> InfoObject:
         if isinstance(v, ast.BlockValue):
@@ -338,8 +325,10 @@ class ObjectReader:
 
     # ------------------------------------------------------- reading settings
 
-    def _cached(self, setting: Setting, what: str, compute):
-        known = setting.cache.get(what)
+    def _once(self, cache: dict, key, compute):
+        """compute() at most once per key: its result, or a failure reported once that
+        poisons the key, so that what depends on it fails quietly."""
+        known = cache.get(key)
         if known is _FAILED:
             raise Poisoned()
         if known is not None:
@@ -347,20 +336,20 @@ class ObjectReader:
         try:
             result = compute()
         except SemanticError as error:
-            setting.cache[what] = _FAILED
+            cache[key] = _FAILED
             self.report(error)
             raise Poisoned() from None
         except Poisoned:
-            setting.cache[what] = _FAILED
+            cache[key] = _FAILED
             raise
-        setting.cache[what] = result
+        cache[key] = result
         return result
 
     def object_value(self, obj: InfoObject, name: str):
         setting = self.setting_for(obj, name)
         if setting is None:
             return None
-        return self._cached(setting, "value", lambda: self.setting_value(setting, obj)) \
+        return self._once(setting.cache, "value", lambda: self.setting_value(setting, obj)) \
             if setting.field.kind in ("fixed-value", "variable-value") else None
 
     def setting_value(self, setting: Setting, obj: InfoObject):
@@ -381,12 +370,12 @@ class ObjectReader:
     def setting_object(self, setting: Setting, home: Optional[str] = None) -> InfoObject:
         """The object an object field is set to; an object written inline there is
         named after `home` (its owner and the field)."""
-        return self._cached(setting, "object", lambda: self.object_of(
+        return self._once(setting.cache, "object", lambda: self.object_of(
             setting.ast, setting.field.cls, setting.scope,
             home or self.scratch_place("object")))
 
     def setting_object_set(self, setting: Setting, home: str) -> InfoObjectSet:
-        return self._cached(setting, "objectset", lambda: self.object_set_of(
+        return self._once(setting.cache, "objectset", lambda: self.object_set_of(
             setting.ast, setting.field.cls, setting.scope, home, setting.field.name))
 
     def object_field_type(self, obj: InfoObject, path: tuple[str, ...],
@@ -417,7 +406,7 @@ class ObjectReader:
             return None
         place = f"{home}.{name.lstrip('&')}"
         key = "scratch-type" if place.startswith("#") else "type"
-        return self._cached(setting, key, lambda: self.build_type(
+        return self._once(setting.cache, key, lambda: self.build_type(
             setting.ast, setting.scope, place))
 
     def object_field_type_or_none(self, obj: InfoObject, path: tuple[str, ...],
@@ -445,30 +434,17 @@ class ObjectReader:
             raise SemanticError(f"'{ref}' is {article(self.category(target))}, not an "
                                 f"object set", location)
         instance = self.instantiate(target, ref, scope)
-        key = (id(target.assignment), instance.key)
-        known = self.object_sets.get(key)
-        if known is _FAILED:
-            raise Poisoned()
-        if known is not None:
-            return known
         assignment = target.assignment
-        try:
+
+        def analyse() -> InfoObjectSet:
             with self.reporting_at(target.location()):
                 governor = plain_reference(assignment.type)
                 cls = self.class_info(self.lookup(governor, instance), governor, instance)
                 set_home = target.qualified if target.params is None else \
                     (home or self.scratch_place(target.name))
-                result = self.object_set_of(assignment.elements, cls, instance, set_home,
-                                            target.name)
-        except SemanticError as error:
-            self.object_sets[key] = _FAILED
-            self.report(error)
-            raise Poisoned() from None
-        except Poisoned:
-            self.object_sets[key] = _FAILED
-            raise
-        self.object_sets[key] = result
-        return result
+                return self.object_set_of(assignment.elements, cls, instance, set_home,
+                                          target.name)
+        return self._once(self.object_sets, (id(assignment), instance.key), analyse)
 
     def actual_as_element_set(self, binding: Binding) -> ast.ElementSetSpecs:
         """An actual parameter for a value set or object set dummy: ``{...}``, or (not
