@@ -20,7 +20,10 @@ inline int long register restrict return short signed sizeof static struct switc
 union unsigned void volatile while _Bool _Complex _Imaginary bool true false NULL
 asm catch class delete friend mutable namespace new operator private protected public
 template this throw try typeid typename using virtual explicit export
-""".split())
+alignas alignof char16_t char32_t constexpr decltype noexcept nullptr static_assert
+thread_local const_cast dynamic_cast reinterpret_cast static_cast wchar_t
+and and_eq bitand bitor compl not not_eq or or_eq xor xor_eq
+""".split())   # C99 and C++11: the headers must compile as both
 
 # Functions and objects of the C headers that generated code and the converter include
 # (stdio.h, stdlib.h, string.h, math.h): a value named like one (SNMP's `system`) would
