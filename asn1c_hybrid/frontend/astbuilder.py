@@ -30,6 +30,14 @@ _SIMPLE_BUILTIN_NAMES = {
 }
 
 
+
+# Built-in types written as their keywords alone: the parse context -> the type's name.
+_PLAIN_BUILTINS = {
+    P.BooleanTypeContext: "BOOLEAN", P.NullTypeContext: "NULL", P.RealTypeContext: "REAL",
+    P.OctetStringTypeContext: "OCTET STRING", P.ObjectIdentifierTypeContext: "OBJECT IDENTIFIER",
+    P.EmbeddedPdvTypeContext: "EMBEDDED PDV", P.CharacterStringTypeContext: "CHARACTER STRING",
+}
+
 class AstBuilder:
     """Builds the AST of one parse (a file, or a run of kept tokens)."""
 
@@ -178,20 +186,8 @@ class AstBuilder:
             kind = ctx.start.text
             items = self.component_list(ctx.componentList()) if ctx.componentList() else []
             return ast.StructuredType(pos, kind, items)
-        if isinstance(ctx, P.BooleanTypeContext):
-            return ast.BuiltinType(pos, "BOOLEAN")
-        if isinstance(ctx, P.NullTypeContext):
-            return ast.BuiltinType(pos, "NULL")
-        if isinstance(ctx, P.RealTypeContext):
-            return ast.BuiltinType(pos, "REAL")
-        if isinstance(ctx, P.OctetStringTypeContext):
-            return ast.BuiltinType(pos, "OCTET STRING")
-        if isinstance(ctx, P.ObjectIdentifierTypeContext):
-            return ast.BuiltinType(pos, "OBJECT IDENTIFIER")
-        if isinstance(ctx, P.EmbeddedPdvTypeContext):
-            return ast.BuiltinType(pos, "EMBEDDED PDV")
-        if isinstance(ctx, P.CharacterStringTypeContext):
-            return ast.BuiltinType(pos, "CHARACTER STRING")
+        if type(ctx) in _PLAIN_BUILTINS:
+            return ast.BuiltinType(pos, _PLAIN_BUILTINS[type(ctx)])
         if isinstance(ctx, P.AnyTypeContext):
             defined_by = ctx.LREF().getText() if ctx.LREF() is not None else None
             return ast.AnyType(pos, defined_by)

@@ -748,14 +748,22 @@ class TypeBuilder:
             return self.structured_ast(t.element, scope, depth + 1)
         ref = plain_reference(t)
         if ref is not None and not ref.fields and depth < 20:
-            target = self.lookup(ref, scope)
-            if isinstance(target, Definition) and isinstance(target.assignment, ast.TypeAssignment) \
-                    and isinstance(target.assignment.type, ast.Type):
-                inner_scope = self.instantiate(target, ref, scope) if target.params else \
-                    Scope(target.module)
-                return self.structured_ast(target.assignment.type, inner_scope, depth + 1)
-            if isinstance(target, Binding) and isinstance(target.actual, ast.Type):
-                return self.structured_ast(target.actual, target.scope, depth + 1)
+            referenced = self.referenced_type(ref, scope)
+            if referenced is not None:
+                return self.structured_ast(*referenced, depth + 1)
+        return None
+
+    def referenced_type(self, ref: ast.Reference, scope: Scope):
+        """The type a reference names and the scope to read it in (its definition,
+        instantiated if parameterized, or the actual parameter bound to it), or None."""
+        target = self.lookup(ref, scope)
+        if isinstance(target, Definition) and isinstance(target.assignment, ast.TypeAssignment) \
+                and isinstance(target.assignment.type, ast.Type):
+            inner_scope = self.instantiate(target, ref, scope) if target.params else \
+                Scope(target.module)
+            return target.assignment.type, inner_scope
+        if isinstance(target, Binding) and isinstance(target.actual, ast.Type):
+            return target.actual, target.scope
         return None
 
     def constrained_field(self, t: ast.Type, scope: Scope, depth: int = 0) -> Optional[str]:
@@ -768,15 +776,8 @@ class TypeBuilder:
             return ref.fields[-1]
         if depth > 20:
             return None
-        target = self.lookup(ref, scope)
-        if isinstance(target, Definition) and isinstance(target.assignment, ast.TypeAssignment) \
-                and isinstance(target.assignment.type, ast.Type):
-            inner_scope = self.instantiate(target, ref, scope) if target.params else \
-                Scope(target.module)
-            return self.constrained_field(target.assignment.type, inner_scope, depth + 1)
-        if isinstance(target, Binding) and isinstance(target.actual, ast.Type):
-            return self.constrained_field(target.actual, target.scope, depth + 1)
-        return None
+        referenced = self.referenced_type(ref, scope)
+        return None if referenced is None else self.constrained_field(*referenced, depth + 1)
 
     def integer_node(self) -> str:
         """A plain INTEGER, for reading numbers (tags, named numbers, bounds)."""
