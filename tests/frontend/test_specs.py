@@ -13,7 +13,9 @@ from asn1c_hybrid.frontend import load
 from asn1c_hybrid.typegraph import Kind
 
 COMPLETE_SETS = ["IETF_Kerberos_RFC4120", "IETF_LDAP_RFC4511", "IETF_PKI_RFC5280",
-                 "IETF_PKI_RFC5652", "IETF_PKI_RFC5912", "IETF_SNMP"]
+                 "IETF_PKI_RFC5652", "IETF_PKI_RFC5912", "IETF_SNMP",
+                 "3GPP_LTE_RRC_36331_r14", "3GPP_S1AP_36413_r14", "3GPP_NGAP_38413_r17",
+                 "ETSI_ITS_CAM"]
 X411 = "ITUT_X411_P1_wireshark"
 
 
