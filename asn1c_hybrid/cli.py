@@ -1,20 +1,36 @@
-"""The command line: `asn1c-hybrid check | explain | compile | profile | calibrate | study`.
+"""The command line: `asn1c-hybrid check | explain | profile | compile | calibrate | study`.
 
-Each subcommand is a thin handler over `pipeline`; errors become `file:line:col: error:`
-lines on stderr and a non-zero exit, never a traceback.
+Each subcommand parses its arguments into the typed options of api.py, calls the API and
+prints.  Errors become `file:line:col: error:` lines (specifications) or one
+`asn1c-hybrid: error:` line (everything else) on stderr and a non-zero exit, never a
+traceback.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
 
-from . import __version__
+from . import __version__, api
 from .diagnostics import CompileError, Diagnostics
+from .errors import Asn1cHybridError, UsageError
+from .estimate.progress import Progress
+from .resources import data_dir
+from .select.calibrate import calibrate
+from .select.calibration import default_path
+from .select.report import FORMATS, format_selection
+from .study import DEFAULT_PDU, StudyOptions, default_example, parse_budgets, study
+from .study.results import COST_MODELS as STUDY_COST_MODELS, DEFAULT_BUDGETS
 
 
-class UsageError(Exception):
-    """A bad option value: reported as `asn1c-hybrid: error: ...`, exit 2."""
+def _note(message: str) -> None:
+    print(f"asn1c-hybrid: {message}", file=sys.stderr, flush=True)
+
+
+def _warn(message: str) -> None:
+    print(f"asn1c-hybrid: warning: {message}", file=sys.stderr, flush=True)
 
 
 def _add_spec_args(parser: argparse.ArgumentParser) -> None:
@@ -24,25 +40,37 @@ def _add_spec_args(parser: argparse.ArgumentParser) -> None:
 
 def _add_selection_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", default="20%",
-                        help="code-size budget: bytes (N) or a share of the all-compiled cost (P%%)")
+                        help="code-size budget: P%% of the all-compiled cost, or N in the "
+                             "cost model's unit (bytes of machine code for the measured "
+                             "model, the paper's code units for the units model)")
     parser.add_argument("--pdu", action="append", default=[], metavar="Module.Type",
                         help="top-level type(s) of the messages (default: unreferenced types)")
     parser.add_argument("--profile", metavar="FILE", action="append", default=[],
                         help="a profile from `asn1c-hybrid profile` instead of the static "
                              "estimate; several are merged by summing their counts")
-    parser.add_argument("--cost-model", choices=("units", "measured"), default="units",
-                        help="the paper's unit formulas, or costs measured on this machine")
+    parser.add_argument("--cost-model", choices=api.COST_MODELS, default="auto",
+                        help="measured: bytes of the compiled routines and the calibrated "
+                             "instructions they save (calibrated on first use); units: the "
+                             "paper's figure 3; auto (default): measured, or units with a "
+                             "warning where it cannot be measured")
     parser.add_argument("--calibration", metavar="FILE",
-                        help="--cost-model measured: the file of `asn1c-hybrid calibrate` "
-                             "(default: the one it writes by default)")
+                        help="the measured model's calibration (default: the one "
+                             "`asn1c-hybrid calibrate` writes, made on first use)")
+
+
+def _select_options(args: argparse.Namespace) -> api.SelectOptions:
+    return api.SelectOptions(
+        pdus=args.pdu, profiles=args.profile, budget=args.budget, cost_model=args.cost_model,
+        calibration=args.calibration,
+        force_compiled=getattr(args, "force_compiled", ()),
+        force_interpreted=getattr(args, "force_interpreted", ()))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Parse and analyse; print every error and warning; exit 0 only without errors."""
-    from . import pipeline
     diagnostics = Diagnostics()
     try:
-        graph = pipeline.load(args.specs, diagnostics)
+        graph = api.load(args.specs, diagnostics)
     except CompileError:
         diagnostics.print(sys.stderr)
         return 1
@@ -54,20 +82,34 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from . import pipeline
-    selection = pipeline.select_for(pipeline.load(args.specs), args)
-    sys.stdout.write(pipeline.format_selection(selection, args.format))
+    options = _select_options(args)
+    selection = api.select(api.load(args.specs), options, progress=_note)
+    for note in selection.notes:
+        _warn(note)
+    sys.stdout.write(format_selection(selection, args.format))
     return 0
 
 
+def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
+    return api.CompileOptions(mode=args.mode, select=_select_options(args), name=args.name,
+                              prefix=args.prefix, converter=args.converter,
+                              emit_runtime=args.emit_runtime)
+
+
 def cmd_compile(args: argparse.Namespace) -> int:
-    from . import pipeline
+    options = _compile_options(args)
     if args.list_outputs:
-        for path in pipeline.list_outputs(args):
+        for path in api.list_outputs(args.specs, args.output, options):
             print(path)
         return 0
-    graph = pipeline.load(args.specs)
-    written = pipeline.compile_to(graph, args)
+    graph = api.load(args.specs)
+    selection = None
+    if options.mode == "hybrid":
+        selection = api.select(graph, options.select, progress=_note)
+        for note in selection.notes:
+            _warn(note)
+    written = api.compile_to(graph, args.output, options, specs=args.specs,
+                             depfile=args.depfile, stamp=args.stamp, selection=selection)
     if args.verbose:
         for path in written:
             print(path)
@@ -75,9 +117,20 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from . import pipeline
-    from .estimate.replay import profile_command
-    profile = profile_command(pipeline.load(args.specs), args)
+    graph = api.load(args.specs)
+    bar: Optional[Progress] = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(total, "replaying", enabled=False if args.no_progress else None)
+        bar.update(done)
+    try:
+        profile = api.profile(graph, args.pdu, args.trace, trace_format=args.trace_format,
+                              port=args.port, merge=args.merge, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.output == "-":
         sys.stdout.write(profile.dumps())
     else:
@@ -87,14 +140,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Measure the time-saving model's coefficients on this compiler and machine."""
-    from .measure import MeasurementError
-    from .select.calibrate import calibrate
-    from .select.calibration import default_path
     output = args.output or str(default_path())
-    try:
-        calibration = calibrate(progress=None if args.quiet else _count_progress("calibrating"))
-    except MeasurementError as exc:
-        raise UsageError(f"calibration failed: {exc}") from None
+    calibration = calibrate(progress=None if args.quiet else _count_progress("calibrating"))
     calibration.save(output)
     if not args.quiet:
         print(f"{calibration.compiler} on {calibration.machine}: instructions saved per value")
@@ -119,8 +166,39 @@ def _count_progress(what: str):
 
 def cmd_study(args: argparse.Namespace) -> int:
     """The trace study: selections at each budget, built and measured on the traces."""
-    from .study import study_command
-    return study_command(args)
+    example = default_example()
+    specs = args.spec or ([str(example / "spec")] if example else [])
+    traces, profiles = args.trace, args.profile
+    if not args.trace and example:
+        traces = [str(example / "traces" / f"{n}.ber") for n in ("trace-18", "trace-2000")]
+        shipped = [example.parents[1] / "profiles" / f"x400-{Path(t).stem}.json"
+                   for t in traces]
+        if not profiles and all(p.exists() for p in shipped):
+            profiles = [str(p) for p in shipped]
+    if not specs or not traces:
+        raise UsageError("give --spec, --pdu and --trace: the X.400 example they default to "
+                         "is only in the source tree")
+    models = [m.strip() for m in args.cost_models.split(",") if m.strip()]
+    if not models or any(m not in STUDY_COST_MODELS for m in models):
+        raise UsageError(f"--cost-models {args.cost_models!r}: choose from "
+                         + ", ".join(STUDY_COST_MODELS))
+    options = StudyOptions(specs, args.pdu, traces, Path(args.output),
+                           parse_budgets(args.budgets), list(dict.fromkeys(models)),
+                           args.calibration, list(profiles), args.per_type,
+                           progress=lambda line: print(line, flush=True))
+    written = study(api.load(specs), options)
+    for path in written:
+        print(f"written: {_shown(path)}")
+    sys.stdout.flush()
+    return 0
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) \
+            else str(path)
+    except ValueError:
+        return str(path)
 
 
 class _PrintCMakeDir(argparse.Action):
@@ -130,7 +208,6 @@ class _PrintCMakeDir(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from .resources import data_dir
         print(data_dir("cmake"))
         parser.exit()
 
@@ -151,7 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print the per-type selection table")
     _add_spec_args(p)
     _add_selection_args(p)
-    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument("--compile", action="append", default=[], metavar="Module.Type",
+                   dest="force_compiled", help="always compile this type")
+    p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
+                   dest="force_interpreted", help="always interpret this type")
+    p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(handler=cmd_explain)
 
     p = sub.add_parser("profile", help="count the values of each type in a trace of PDUs")
@@ -176,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_spec_args(p)
     _add_selection_args(p)
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR")
-    p.add_argument("--mode", choices=("compiled", "interpreted", "hybrid"), default="hybrid")
+    p.add_argument("--mode", choices=api.MODES, default="hybrid")
     p.add_argument("--name", help="base name of the generated files (default: first module)")
     p.add_argument("--prefix", default="", help="prefix of every generated C symbol")
     p.add_argument("--compile", action="append", default=[], metavar="Module.Type",
@@ -201,12 +282,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("calibrate", help="measure the instructions compiling saves per value, "
                                          "once per compiler and machine")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="the calibration file (default: the one --cost-model measured reads: "
-                        "$ASN1H_CALIBRATION, else ~/.cache/asn1c-hybrid/calibration.json)")
+                   help="the calibration file (default: the one the measured cost model "
+                        "reads: $ASN1H_CALIBRATION, else ~/.cache/asn1c-hybrid/calibration.json)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     p.set_defaults(handler=cmd_calibrate)
 
-    from .study import DEFAULT_BUDGETS, DEFAULT_PDU
     p = sub.add_parser("study", help="the trace study: time saved against code size, "
                                      "measured at each budget (default: the X.400 example)")
     p.add_argument("--spec", action="append", default=[], metavar="SPEC",
@@ -216,6 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="append", default=[], metavar="FILE",
                    help="a trace of PDUs, studied on its own (repeatable; default: the "
                         "example's trace-18.ber and trace-2000.ber)")
+    p.add_argument("--profile", action="append", default=[], metavar="FILE",
+                   help="the profile of each --trace, in the same order (default: the "
+                        "example's shipped profiles/x400-*.json; else each trace is "
+                        "replayed)")
     p.add_argument("-o", "--output", default="out/study", metavar="DIR",
                    help="where study.csv, the plots and report.md go (default: out/study)")
     p.add_argument("--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), metavar="P,P,...",
@@ -233,18 +317,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _attach_values(argv: Sequence[str]) -> list[str]:
+    """`--budget -5%` as `--budget=-5%`: argparse would take a value that starts with a
+    dash for an option and answer with its usage text instead of the budget's error."""
+    out: list[str] = []
+    items = list(argv)
+    k = 0
+    while k < len(items):
+        if items[k] == "--budget" and k + 1 < len(items):
+            out.append(f"--budget={items[k + 1]}")
+            k += 2
+        else:
+            out.append(items[k])
+            k += 1
+    return out
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_attach_values(sys.argv[1:] if argv is None else argv))
     try:
         return args.handler(args)
     except CompileError as exc:
         for diagnostic in exc.diagnostics:
             print(diagnostic.format(), file=sys.stderr)
         return 1
-    except UsageError as exc:
+    except Asn1cHybridError as exc:
         print(f"asn1c-hybrid: error: {exc}", file=sys.stderr)
-        return 2
+        return exc.exit_code
     except OSError as exc:
         name = f"{exc.filename}: " if exc.filename else ""
         print(f"asn1c-hybrid: error: {name}{exc.strerror or exc}", file=sys.stderr)

@@ -84,7 +84,7 @@ class Kind(str, enum.Enum):
 
     @property
     def constructed(self) -> bool:
-        """True for the kinds the knapsack chooses between compiled and interpreted."""
+        """SEQUENCE, SET, CHOICE and the lists: the kinds with member tables."""
         return self in _CONSTRUCTED
 
     @property
@@ -208,6 +208,12 @@ class Node:
     @property
     def is_anonymous(self) -> bool:
         return self.id.count(".") > 1
+
+    @property
+    def has_routines(self) -> bool:
+        """A constructed type that owns its C representation (not an alias of another):
+        it has a member table, and compiled routines when the selection chooses it."""
+        return self.kind.constructed and self.alias_of is None
 
     def members(self) -> list[Component]:
         """Components, or the SEQUENCE OF element as a one-member list."""

@@ -6,10 +6,11 @@ This module keeps the names the suite's scripts and tests use.
 """
 from __future__ import annotations
 
-from asn1c_hybrid.measure import (COUNTED_SECTION_PREFIXES, VALGRIND, Count,
-                                  MeasurementError, code_bytes, code_bytes_by_object,
-                                  count_each, count_instructions, inclusive_instructions,
-                                  kept_sections, parse_callgrind_total)
+from asn1c_hybrid.measure import MeasurementError
+from asn1c_hybrid.measure.counts import (VALGRIND, Count, count_each, count_instructions,
+                                         inclusive_instructions, parse_callgrind_total)
+from asn1c_hybrid.measure.sizes import (COUNTED_SECTION_PREFIXES, code_bytes,
+                                        code_bytes_by_object, kept_sections)
 
 __all__ = ["COUNTED_SECTION_PREFIXES", "VALGRIND", "Count", "MeasurementError", "code_bytes",
            "code_bytes_by_object", "count_each", "count_instructions",

@@ -10,7 +10,8 @@ import shutil
 import pytest
 from test_estimate_static import P, choice, graph_of, member, personnel_graph, prim, seq
 
-from asn1c_hybrid import cli, pipeline
+from asn1c_hybrid import api, cli
+from asn1c_hybrid.select import measured
 from asn1c_hybrid.estimate.estimate import Estimate
 from asn1c_hybrid.estimate.static import static_estimate
 from asn1c_hybrid.select import calibration as model
@@ -114,25 +115,62 @@ def test_file_round_trip_and_refusals(tmp_path, monkeypatch):
     path.write_text("{}")
     with pytest.raises(CalibrationError, match="not an asn1c-hybrid calibration"):
         Calibration.load(path)
-    monkeypatch.setenv("ASN1H_CALIBRATION", str(tmp_path / "absent.json"))
     with pytest.raises(CalibrationError, match="no calibration at"):
-        model.load_for_use()
+        model.load_checked(tmp_path / "absent.json")
 
 
-def test_measured_cost_model_without_calibration_is_an_error(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(pipeline, "load", lambda specs, diagnostics=None: personnel_graph())
-    monkeypatch.setenv("ASN1H_CALIBRATION", str(tmp_path / "absent.json"))
-    assert cli.main(["explain", "p.asn", "--cost-model", "measured"]) == 2
+def test_a_named_calibration_that_is_missing_is_an_error(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
+    absent = tmp_path / "absent.json"
+    assert cli.main(["explain", "p.asn", "--cost-model", "measured",
+                     "--calibration", str(absent)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("asn1c-hybrid: error: no calibration at") and "calibrate" in err
 
 
+def test_the_default_model_calibrates_on_first_use_and_keeps_it(monkeypatch, tmp_path,
+                                                                 capsys):
+    """No calibration yet: `explain` says it calibrates, does so once, and keeps the file
+    where the next run finds it."""
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
+    monkeypatch.setenv("ASN1H_CALIBRATION", str(tmp_path / "cal.json"))
+    runs = []
+
+    def fake_calibrate(*args, **kwargs):
+        runs.append(1)
+        return Calibration({name: 5.0 for name in ALL_FEATURES}, **toolchain())
+    monkeypatch.setattr(measured, "calibrate", fake_calibrate)
+    monkeypatch.setattr(measured, "fixed_cost", lambda graph, pdus: measured.FixedCost(100, 10))
+    monkeypatch.setattr(api, "fixed_cost", lambda graph, pdus: measured.FixedCost(100, 10))
+    assert cli.main(["explain", "p.asn"]) == 0
+    out, err = capsys.readouterr()
+    assert "calibrating the measured cost model" in err and "cal.json" in err
+    assert "cost model: measured" in out and "bytes" in out
+    assert (tmp_path / "cal.json").exists() and runs == [1]
+    assert cli.main(["explain", "p.asn"]) == 0
+    assert "calibrating" not in capsys.readouterr().err and runs == [1]
+
+
+def test_without_tools_the_default_falls_back_to_units_with_a_warning(monkeypatch,
+                                                                        tmp_path, capsys):
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
+    monkeypatch.setenv("ASN1H_CALIBRATION", str(tmp_path / "cal.json"))
+    monkeypatch.setenv("PATH", str(tmp_path))          # no valgrind, no compiler
+    assert cli.main(["explain", "p.asn"]) == 0
+    out, err = capsys.readouterr()
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "cannot run here" in warnings[0] and "units" in warnings[0]
+    assert "cost model: units" in out
+    # asked for explicitly, the measured model does not fall back: it fails
+    assert cli.main(["explain", "p.asn", "--cost-model", "measured"]) == 2
+    assert "not found" in capsys.readouterr().err
+
+
 def test_calibrate_command_writes_the_file(monkeypatch, tmp_path, capsys):
-    from asn1c_hybrid.select import calibrate as run
     fitted = Calibration({name: 1.0 for name in ALL_FEATURES}, **toolchain())
     fitted.fit = {"held_out": [{"shape": "seq[inline]", "measured": 10, "predicted": 11,
                                 "relative_error": 0.1}]}
-    monkeypatch.setattr(run, "calibrate", lambda **kwargs: fitted)
+    monkeypatch.setattr(cli, "calibrate", lambda **kwargs: fitted)
     out = tmp_path / "cal.json"
     assert cli.main(["calibrate", "-o", str(out)]) == 0
     assert Calibration.load(out).coefficients == fitted.coefficients
@@ -180,7 +218,7 @@ def test_personnel_savings_are_predicted(calibrated, repo_root, tmp_path):
     profile."""
     from asn1c_hybrid import frontend
     from asn1c_hybrid.estimate.replay import replay
-    from asn1c_hybrid.measured_program import Builder
+    from asn1c_hybrid.measure.program import Builder
     from asn1c_hybrid.select.calibration import calibrated_savings
     graph = frontend.load([repo_root / "examples" / "personnel" / "personnel.asn"])
     pdu = f"{P}.PersonnelRecord"

@@ -11,8 +11,11 @@ import cbuild
 
 def test_wheel_installs_a_working_compiler(tmp_path, repo_root):
     wheels, site, out = tmp_path / "wheels", tmp_path / "site", tmp_path / "out"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(wheels), str(repo_root)], check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                            "--no-build-isolation", "-v", "-w", str(wheels), str(repo_root)],
+                           check=True, capture_output=True, text=True)
+    # the package metadata is current: no deprecation warning from the build backend
+    assert "deprecated" not in (built.stdout + built.stderr).lower()
     [wheel] = wheels.glob("*.whl")
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
                     str(site), str(wheel)], check=True, capture_output=True)

@@ -32,7 +32,7 @@ MODULE = "PersonnelRecordModule"
 BUILDS = {
     "compiled": ["--mode", "compiled"],
     "interpreted": ["--mode", "interpreted"],
-    "hybrid": ["--mode", "hybrid", "--budget", "20%"],
+    "hybrid": ["--mode", "hybrid", "--budget", "20%", "--cost-model", "units"],
     # the boundary, both ways: a compiled record around an interpreted Name, and back
     "record-compiled": ["--mode", "compiled", "--interpret", f"{MODULE}.Name"],
     "name-compiled": ["--mode", "interpreted", "--compile", f"{MODULE}.Name"],

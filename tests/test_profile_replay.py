@@ -16,9 +16,10 @@ import pytest
 from test_estimate_static import P, personnel_graph
 from test_profile_trace import SMITH, indefinite
 
-from asn1c_hybrid import cli, pipeline
+from asn1c_hybrid import api, cli
 from asn1c_hybrid.estimate.profile import Profile
-from asn1c_hybrid.estimate.replay import ReplayError, replay
+from asn1c_hybrid.errors import ReplayError
+from asn1c_hybrid.estimate.replay import replay
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 
@@ -55,7 +56,7 @@ def test_counts_match_the_hand_count(encodings):
 
 
 def test_profile_command_with_hex_trace_and_merge(encodings, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(pipeline, "load", lambda specs, diagnostics=None: personnel_graph())
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
     smith, bachelor = encodings
     trace = tmp_path / "trace.hex"
     trace.write_text(f"{smith.hex()}\n{bachelor.hex()}\n")
@@ -72,14 +73,15 @@ def test_profile_command_with_hex_trace_and_merge(encodings, tmp_path, monkeypat
     assert data["types"][f"{P}.PersonnelRecord.children"] == {"values": 2, "items": 4}
     capsys.readouterr()
     # the profile drives explain: 12 Names in 4 messages
-    assert cli.main(["explain", "x.asn", "--profile", str(both), "--format", "json"]) == 0
+    assert cli.main(["explain", "x.asn", "--profile", str(both), "--format", "json",
+                     "--cost-model", "units"]) == 0
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["types"]}
     assert rows[f"{P}.Name"]["frequency"] == 3
     assert rows[f"{P}.PersonnelRecord.children"]["saving"] == 0.5 * (1 + 2)
 
 
 def test_a_pdu_that_does_not_decode_is_named(encodings, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(pipeline, "load", lambda specs, diagnostics=None: personnel_graph())
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
     smith, _ = encodings
     broken = bytearray(smith)
     broken[3] = 0x84                 # the first member's tag: [4], which the SET lacks
@@ -94,7 +96,7 @@ def test_a_pdu_that_does_not_decode_is_named(encodings, tmp_path, monkeypatch, c
 
 
 def test_nothing_to_count(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(pipeline, "load", lambda specs, diagnostics=None: personnel_graph())
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
     assert cli.main(["profile", "x.asn", "--pdu", REC, "-o", str(tmp_path / "p.json")]) == 2
     assert "nothing to count" in capsys.readouterr().err
 

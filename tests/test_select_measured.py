@@ -6,7 +6,10 @@ import shutil
 import pytest
 from test_estimate_static import choice, graph_of, member, prim, seq
 
-from asn1c_hybrid.select.measured import MeasureError, measured_costs, routine_sizes
+from asn1c_hybrid.errors import MeasurementError
+from asn1c_hybrid.estimate.static import static_estimate
+from asn1c_hybrid.select.calibration import ALL_FEATURES, Calibration
+from asn1c_hybrid.select.measured import calibrated_costs, routine_sizes
 from asn1c_hybrid.typegraph import Kind, Tag, TagClass, universal
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None or shutil.which("nm") is None,
@@ -41,13 +44,20 @@ def test_every_item_gets_the_bytes_of_its_routines():
     assert sizes["M.Big"] > sizes["M.Small"]
 
 
-def test_measured_costs_keep_the_models_saving():
-    costs = measured_costs(shapes_graph())
-    assert costs["M.Small"].saving == 3 and costs["M.Pick"].saving == 2
+def test_calibrated_costs_pair_the_bytes_with_the_models_saving():
+    """Saving per value from the coefficients: a SEQUENCE of n inline members saves
+    seq + n seq.inline; a CHOICE its alternative's class."""
+    coefficients = {name: 0.0 for name in ALL_FEATURES}
+    coefficients.update({"seq": 10.0, "seq.inline": 3.0, "choice.struct": 7.0,
+                         "choice.inline": 5.0})
+    graph = shapes_graph()
+    costs = calibrated_costs(graph, static_estimate(graph), Calibration(coefficients))
+    assert costs["M.Small"].saving == 10 + 2 * 3 and costs["M.Big"].saving == 10 + 8 * 3
     assert costs["M.Big"].cost == routine_sizes(shapes_graph())["M.Big"]   # deterministic
 
 
-def test_no_compiler_is_a_clear_error(monkeypatch):
+def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("CC", "no-such-compiler-here")
-    with pytest.raises(MeasureError, match="needs no-such-compiler-here"):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with pytest.raises(MeasurementError, match="needs no-such-compiler-here"):
         routine_sizes(shapes_graph())

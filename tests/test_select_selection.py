@@ -85,9 +85,10 @@ def test_a_budget_covering_everything_compiles_even_unseen_types():
 
 def test_json_form():
     data = personnel_selection("25%").to_json()
-    assert list(data) == ["budget", "cost_used", "cost_all", "saving", "saving_max", "types"]
+    assert list(data) == ["cost_model", "unit", "budget", "cost_used", "cost_all", "saving",
+                          "saving_max", "fixed_cost", "types"]
     assert data["types"][0] == {"id": NAME, "frequency": 3, "cost": 4, "saving": 12,
-                                "compiled": True}
+                                "compiled": True, "reason": None}
     assert (data["budget"], data["cost_all"], data["saving_max"]) == (4, 16, 23.5)
     assert isinstance(data["budget"], int)
 

@@ -15,7 +15,9 @@ from test_estimate_static import choice, graph_of, member, prim, seq, seq_of
 from asn1c_hybrid import cli
 from asn1c_hybrid.select.calibration import ALL_FEATURES, Calibration, toolchain
 from asn1c_hybrid.estimate.pdus import reachable_items
-from asn1c_hybrid.study import CSV_COLUMNS, StudyError, parse_budgets
+from asn1c_hybrid.errors import StudyError
+from asn1c_hybrid.study import parse_budgets
+from asn1c_hybrid.study.results import CSV_COLUMNS
 
 pytestmark = pytest.mark.skipif(
     shutil.which("valgrind") is None or shutil.which("gcc") is None,
@@ -86,19 +88,21 @@ def test_code_bytes_grow_and_shares_stay_in_range(units_study):
     assert float(table[2]["saving_fraction_measured"]) > 0.3
 
 
-def test_report_and_plot(units_study, repo_root):
+def test_report_and_plots(units_study, repo_root):
     report = (units_study / "report.md").read_text()
     assert "share at 20%, measured" in report and "trace-18" in report
-    assert "(trace-18/study.png)" in report
+    assert "(trace-18/study.png)" in report and "(trace-18/study-bytes.png)" in report
+    assert "synthetic" in report and "examples/x400/traffic.py" in report
     assert str(units_study) not in report and str(repo_root) not in report   # no machine paths
-    png = (units_study / "trace-18" / "study.png").read_bytes()
-    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+    for name in ("study.png", "study-bytes.png"):
+        png = (units_study / "trace-18" / name).read_bytes()
+        assert png.startswith(b"\x89PNG") and len(png) > 10_000
 
 
 def test_output_is_deterministic(units_study, tmp_path_factory, x400):
     again = study(tmp_path_factory, x400, "--budgets", "10,20", "--cost-models", "units")
     for name in ("trace-18/study.csv", "trace-18/selections.json", "trace-18/study.png",
-                 "trace-18/profile.json"):
+                 "trace-18/study-bytes.png", "trace-18/profile.json"):
         assert (again / name).read_bytes() == (units_study / name).read_bytes(), name
     def strip(directory):            # the report names its output directory, nothing else
         return (directory / "report.md").read_text().replace(directory.name, "OUT")
@@ -171,10 +175,10 @@ def test_per_type_best_selection_by_hand():
     """Three types measured alone: the best selection at a budget is the knapsack over
     their measured savings, whatever the cost model predicted."""
     from asn1c_hybrid.estimate.estimate import Estimate
-    from asn1c_hybrid.measured_program import Measurement
+    from asn1c_hybrid.measure.program import Measurement
     from asn1c_hybrid.select.costs import Cost
-    from asn1c_hybrid.study import Curve, Point
-    from asn1c_hybrid.study_per_type import per_type
+    from asn1c_hybrid.study.per_type import per_type
+    from asn1c_hybrid.study.results import Curve, Point
     g = graph_of(seq("M.A", member("b", "M.B"), member("c", "M.C")),
                  seq("M.B", member("i", "M.Int")), seq("M.C", member("i", "M.Int")),
                  prim("M.Int"))

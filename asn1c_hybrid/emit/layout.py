@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
-from ..typegraph import (Component, Kind, Node, Tag, TagClass, TypeGraph,
+from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, Tag, TagClass, TypeGraph,
                          strongly_connected_components)
 from .naming import CNames, c_identifier
 from ..contents import integer, object_identifier
@@ -390,7 +390,6 @@ class _Builder:
                 layout.enum_symbol = self.names[node.id]
             layout.info = f"&{self.names[target.id]}_enum_info"
         if target.kind == Kind.BYTES:
-            from ..typegraph import UNIVERSAL_TAGS
             layout.aux = str(UNIVERSAL_TAGS.get(target.builtin, 4))
         owner = target
         if self.owns_struct(owner):

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..errors import UnknownTypeError
 from ..typegraph import Node, TypeGraph
-
-
-class UnknownTypeError(KeyError):
-    def __str__(self) -> str:          # KeyError would quote the message
-        return str(self.args[0])
+from .static import references
 
 
 def resolve_type(graph: TypeGraph, name: str) -> Node:
@@ -37,8 +34,6 @@ def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
     open types with a table, contained types), transitively.  The others never occur in
     their traffic and the linker drops their routines, so they are no part of the code
     cost a budget is a share of."""
-    from ..select.costs import is_knapsack_item
-    from .static import references
     seen, stack = set(), list(pdus)
     while stack:
         node_id = stack.pop()
@@ -47,4 +42,4 @@ def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
         seen.add(node_id)
         stack += [ref.target for ref in references(graph, graph[node_id])]
         stack.append(graph.target(node_id).id)
-    return {i for i in seen if is_knapsack_item(graph[i])}
+    return {i for i in seen if graph[i].has_routines}

@@ -32,15 +32,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Union
 
+from ..errors import ProfileError
 from ..typegraph import Kind, TypeGraph
 from .estimate import Estimate
+from .static import list_items
 
 FORMAT = "asn1c-hybrid profile"
 VERSION = 1
-
-
-class ProfileError(Exception):
-    """A profile that cannot be used: unreadable, malformed, or made for another spec."""
 
 
 @dataclass
@@ -186,7 +184,6 @@ class Profile:
 
         Elements per list value are summed over a list's aliases, since they share its
         routines; a list never seen keeps the static estimator's length."""
-        from .static import list_items
         self.check(graph)
         frequencies = {node.id: 0.0 for node in graph}
         frequencies.update((t, f) for t, f in self.frequencies().items() if t in graph.nodes)

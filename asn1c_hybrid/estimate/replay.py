@@ -16,15 +16,14 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from ..emit import EmitOptions, generate
+from ..errors import ProfileError, ReplayError
+from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
-from .profile import Profile, ProfileError
+from .profile import Profile
 
 _CHUNKS = 100                 # progress steps on long traces
 _MIN_CHUNK = 500              # PDUs per converter run, at least
-
-
-class ReplayError(Exception):
-    """Trace replay could not run (no C compiler, a PDU that does not decode, ...)."""
 
 
 def _compiler() -> list[str]:
@@ -34,8 +33,6 @@ def _compiler() -> list[str]:
 def build_counter(graph: TypeGraph, directory: Path) -> Path:
     """The spec generated all interpreted with its converter program, built with
     ASN1H_PROFILE: a program that decodes PDUs and writes the runtime's counters."""
-    from ..emit import EmitOptions, generate
-    from ..resources import data_dir, runtime_sources
     files = generate(graph, set(), EmitOptions("replay", converter=True))
     for name, text in files.items():
         (directory / name).write_text(text)
@@ -101,36 +98,3 @@ def _decode_failure(stderr: str, chunk: Sequence[bytes], start: int,
                 return f"{where}: byte {offset}: {message}"
             offset -= len(pdu_bytes)
     return f"replay failed: {line}"
-
-
-def profile_command(graph: TypeGraph, args) -> Profile:
-    """`asn1c-hybrid profile`: replay the traces and add the profiles to merge."""
-    from ..cli import UsageError
-    from .pdus import UnknownTypeError, resolve_type
-    from .profile import ProfileError
-    from .progress import Progress
-    from .trace import TraceError, read_trace
-    try:
-        pdu = resolve_type(graph, args.pdu).id
-        profiles = []
-        for path in args.merge:
-            merged = Profile.load(path)
-            merged.check(graph)
-            profiles.append(merged)
-        if not args.trace and not profiles:
-            raise UsageError("nothing to count: give --trace FILE (or --merge PROFILE)")
-        pdus: list[bytes] = []
-        names: list[str] = []
-        for path in args.trace:
-            read = read_trace(path, args.trace_format, args.port)
-            pdus.extend(read)
-            names.extend(f"{path}: PDU {k}" for k in range(1, len(read) + 1))
-        if args.trace:
-            bar = Progress(len(pdus), "replaying", enabled=False if args.no_progress else None)
-            try:
-                profiles.insert(0, replay(graph, pdu, pdus, bar.update, names))
-            finally:
-                bar.close()
-        return Profile.merge(profiles)
-    except (UnknownTypeError, ProfileError, TraceError, ReplayError) as exc:
-        raise UsageError(str(exc)) from None

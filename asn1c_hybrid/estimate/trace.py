@@ -21,15 +21,13 @@ import struct
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
+from ..errors import TraceError
+
 FORMATS = ("auto", "ber", "hex", "pcap")
 _PCAP_MAGIC = {b"\xd4\xc3\xb2\xa1": "<", b"\xa1\xb2\xc3\xd4": ">",
                b"\x4d\x3c\xb2\xa1": "<", b"\xa1\xb2\x3c\x4d": ">"}
 _PCAPNG_MAGIC = b"\x0a\x0d\x0d\x0a"
 _HEX_TEXT = re.compile(rb"\A(?:[0-9A-Fa-f\s:]|#[^\n]*)*\Z")
-
-
-class TraceError(Exception):
-    """A trace that cannot be split into PDUs; the message says where."""
 
 
 def tlv_end(data: bytes, start: int, where: str = "trace") -> int:

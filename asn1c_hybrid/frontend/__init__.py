@@ -7,6 +7,8 @@ from typing import Optional, Sequence, Union
 
 from ..diagnostics import CompileError, Diagnostics
 from ..typegraph import TypeGraph
+from .analysis import Analyzer
+from .loader import load_specification
 
 # Analysis follows nested types recursively; real specifications nest a few dozen levels,
 # and each level costs a handful of Python frames.
@@ -19,9 +21,6 @@ def load(paths: Sequence[Union[str, os.PathLike]],
 
     Errors and warnings are recorded in `diagnostics`; if there is any error, raises
     CompileError carrying all of them."""
-    from .analysis import Analyzer
-    from .loader import load_specification
-
     if diagnostics is None:
         diagnostics = Diagnostics()
     previous_limit = sys.getrecursionlimit()

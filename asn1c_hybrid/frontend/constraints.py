@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from ..typegraph import Constraints, Kind, Node, Range
+from ..typegraph import Constraints, Kind, Node, Range, universal
 from . import ast
 from .builtins import CHARACTER_STRING_TYPES, STRING_ALPHABETS, STRING_LIMITS, TIME_TYPES
 from .resolve import OBJECT_SET
@@ -555,7 +555,6 @@ class ConstraintReader:
 
     def string_node(self) -> str:
         if "#UTF8String" not in self.scratch:
-            from ..typegraph import universal
             self.scratch["#UTF8String"] = Node(id="#UTF8String", kind=Kind.BYTES,
                                                builtin="UTF8String", tags=(universal(12),))
         return "#UTF8String"

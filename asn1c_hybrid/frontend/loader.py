@@ -122,7 +122,12 @@ def load_specification(paths: Sequence[Union[str, os.PathLike]],
         if not modules:
             loaded.unreadable.update(_MODULE_HEADER.findall(text))
         asts.extend(modules)
-    if not asts and not loaded.sources:
+    for path in map(os.fspath, paths):
+        if os.path.isdir(path) and not spec_files([path]):
+            suffixes = " or ".join(SPEC_SUFFIXES)
+            diagnostics.error(f"no ASN.1 files ({suffixes}) in the directory {path}",
+                              Location(path, 1, 1))
+    if not paths:
         diagnostics.error("no ASN.1 files given")
     for module in builtin_modules():
         loaded.builtin.append(_module_scope(module, -1, diagnostics, builtin=True))

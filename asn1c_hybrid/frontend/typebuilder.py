@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..typegraph import Component, Kind, Node, Tag, TagClass, universal, UNIVERSAL_TAGS
+from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, OpenTypeRule, Tag, TagClass,
+                         universal)
 from . import ast
 from .builtins import ASSOCIATED_TYPES, BUILTIN_FILE, KINDS
 from .resolve import CLASS, OBJECT, TYPE, VALUE_SET, article, plain_reference
@@ -650,7 +651,6 @@ class TypeBuilder:
     def open_type_rule(self, node: Node, table, cls, field_path: tuple[str, ...],
                        scope: Scope, frames: tuple) -> None:
         """A table constraint on an open type: which type each key value selects."""
-        from ..typegraph import OpenTypeRule
         object_set_block, at_list = table
         objects = self.table_object_set(object_set_block, cls, scope, node.id)
         self.set_table(node, (objects.name,))

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from ..typegraph import Kind, Node, ValueDef
+from ..typegraph import Kind, Node, ValueDef, universal
 from . import ast
+from .ber import encode
 from .builtins import (CHARACTER_STRING_TYPES, STRING_ALPHABETS, STRING_LIMITS,
                        string_value_compatible)
 from .deferred import split_items
@@ -185,7 +186,6 @@ class ValueReader:
         type_id = self.build_type(v.type, scope, self.scratch_place("open-value"))
         value = self.value(v.value, type_id, scope)
         if node.kind == Kind.OPEN:
-            from .ber import encode
             return encode(self, type_id, value)
         self.check_compatible(type_id, node.id, value, scope.location(v.pos), "the value")
         return value
@@ -194,7 +194,6 @@ class ValueReader:
         if node.kind not in (Kind.BYTES, Kind.BIT_STRING) or not node.contained:
             raise SemanticError("CONTAINING needs an OCTET STRING or BIT STRING with a "
                                 "contents constraint", scope.location(v.pos))
-        from .ber import encode
         data = encode(self, node.contained, self.value(v.value, node.contained, scope))
         return data if node.kind == Kind.BYTES else (data, 8 * len(data))
 
@@ -459,7 +458,6 @@ class ValueReader:
 
     def oid_node(self) -> str:
         if "#OID" not in self.scratch:
-            from ..typegraph import universal
             self.scratch["#OID"] = Node(id="#OID", kind=Kind.BYTES, builtin="OBJECT IDENTIFIER",
                                         tags=(universal(6),))
         return "#OID"

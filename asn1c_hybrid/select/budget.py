@@ -6,11 +6,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
+from ..errors import BudgetError
+
 _NUMBER = r"(\d+(?:\.\d*)?|\.\d+)"
-
-
-class BudgetError(ValueError):
-    """A budget that is not `N` or `P%`."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +37,9 @@ def parse_budget(text: Union[str, int, float, Budget]) -> Budget:
             raise BudgetError(f"budget {text} is negative")
         return Budget(Fraction(text), False)
     match = re.fullmatch(_NUMBER + r"\s*(%?)", str(text).strip())
+    if not match and str(text).strip().startswith("-"):
+        raise BudgetError(f"budget {text!r} is negative: give a size N or a share P% "
+                          "from 0% to 100%")
     if not match:
         raise BudgetError(f"budget {text!r} is neither a size (N) nor a percentage (P%)")
     amount = Fraction(match.group(1))

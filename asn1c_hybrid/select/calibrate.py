@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from ..measure.program import Builder
 from ..typegraph import (Component, Kind, ModuleInfo, Node, Tag, TagClass, TypeGraph,
                          universal)
 from .calibration import SWITCHED, Calibration, feature_names, member_classes, toolchain
@@ -326,7 +327,6 @@ def measure_group(shapes: Sequence[Shape], directory: Path,
                   pool: Optional[ThreadPoolExecutor] = None) -> list[dict]:
     """Each shape's saving per value: the message all interpreted, minus the message with
     that shape's target alone compiled, over the number of its values."""
-    from ..measured_program import Builder
     graph = group_graph(shapes)
     classes = member_classes(graph)
     for k, shape in enumerate(shapes):

@@ -51,8 +51,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional, Union
 
+from ..emit.layout import build_layout
+from ..errors import CalibrationError
 from ..estimate.estimate import Estimate
+from ..estimate.static import PRESENT_OPTIONAL
+from ..measure import c_compiler
+from ..resources import data_dir, runtime_sources
 from ..typegraph import Kind, Node, TypeGraph
+from .costs import knapsack_items
 
 FORMAT = "asn1c-hybrid calibration"
 VERSION = 1
@@ -82,26 +88,26 @@ def feature_names(container: str) -> list[str]:
 ALL_FEATURES = [name for c in ("seq", "set", "choice", "list") for name in feature_names(c)]
 
 
-class CalibrationError(Exception):
-    """A calibration file that cannot be used, or none where one is needed."""
+def cache_dir() -> Path:
+    """Where measurements are kept between runs: $XDG_CACHE_HOME/asn1c-hybrid, else
+    ~/.cache/asn1c-hybrid."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "asn1c-hybrid"
 
 
 def default_path() -> Path:
     """Where `asn1c-hybrid calibrate` writes and `--cost-model measured` looks:
-    $ASN1H_CALIBRATION, else the user's cache directory."""
+    $ASN1H_CALIBRATION, else calibration.json in the cache directory."""
     explicit = os.environ.get("ASN1H_CALIBRATION")
     if explicit:
         return Path(explicit)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "asn1c-hybrid" / "calibration.json"
+    return cache_dir() / "calibration.json"
 
 
 def toolchain() -> dict[str, str]:
     """What a calibration is valid for: the C compiler's identity, the machine, and the
     code being measured (a hash of the runtime and the templates: what the interpreter and
     compiled routines do is theirs)."""
-    from ..measure import c_compiler
-    from ..resources import data_dir, runtime_sources
     command = c_compiler()
     try:
         result = subprocess.run([*command, "--version"], capture_output=True, text=True)
@@ -185,15 +191,13 @@ class Calibration:
                 "`asn1c-hybrid calibrate`")
 
 
-def load_for_use(path: Optional[Union[str, os.PathLike]] = None) -> Calibration:
-    """The calibration `--cost-model measured` uses: `path`, else the default file."""
-    chosen = Path(path) if path else default_path()
-    if not chosen.exists():
+def load_checked(path: Union[str, os.PathLike]) -> Calibration:
+    """The calibration in `path`, if it is valid for this compiler, machine and runtime."""
+    if not Path(path).exists():
         raise CalibrationError(
-            f"no calibration at {chosen}: run `asn1c-hybrid calibrate` once on this machine "
-            "(or give --calibration FILE)")
-    calibration = Calibration.load(chosen)
-    calibration.check_toolchain(str(chosen))
+            f"no calibration at {path}: run `asn1c-hybrid calibrate -o {path}`")
+    calibration = Calibration.load(path)
+    calibration.check_toolchain(str(path))
     return calibration
 
 
@@ -202,8 +206,6 @@ def load_for_use(path: Optional[Union[str, os.PathLike]] = None) -> Calibration:
 def member_classes(graph: TypeGraph) -> dict[str, list[str]]:
     """The class of every member of every knapsack item, in member order, from the
     compiled layout (the fast path compiled code takes for it)."""
-    from ..emit.layout import build_layout
-    from .costs import knapsack_items
     items = {node.id for node in knapsack_items(graph)}
     layout = build_layout(graph, items)
     classes = {}
@@ -273,8 +275,6 @@ def value_features(graph: TypeGraph, estimate: Estimate,
     estimate, its weight), else the static weight, one in two.  A CHOICE alternative
     is chosen with its type's rate; alternatives without one share what the others
     leave, evenly."""
-    from ..estimate.static import PRESENT_OPTIONAL
-    from .costs import knapsack_items
     classes = classes if classes is not None else member_classes(graph)
     rates = presence_rates(graph, estimate)
     result: dict[str, dict[str, float]] = {}

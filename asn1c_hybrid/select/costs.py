@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Optional
 
+from ..estimate.static import list_items
 from ..typegraph import Kind, Node, TypeGraph
 
 UNIT = "units"
@@ -36,7 +37,7 @@ class Cost:
 
 
 def is_knapsack_item(node: Node) -> bool:
-    return node.kind.constructed and node.alias_of is None
+    return node.has_routines
 
 
 def knapsack_items(graph: TypeGraph) -> list[Node]:
@@ -48,7 +49,6 @@ def unit_costs(graph: TypeGraph,
                items_per_value: Optional[Mapping[str, float]] = None) -> dict[str, Cost]:
     """Figure 3 for every knapsack item.  `items_per_value` gives f for the lists (from
     the frequency source); a list it leaves out gets the static estimator's length."""
-    from ..estimate.static import list_items
     costs: dict[str, Cost] = {}
     for node in knapsack_items(graph):
         if node.kind in (Kind.SEQUENCE_OF, Kind.SET_OF):

@@ -1,98 +1,197 @@
-"""Measured code size: the bytes of each type's compiled routines, from a real build.
+"""The measured cost model: bytes from a real build, instructions from the calibration.
 
-The spec is generated all compiled and its C compiled with the C compiler in use
-($CC, else cc) at -O2 with -ffunction-sections, so that every routine is a symbol of its
-own; `nm -S` gives their sizes.  A type's cost is the size of its decoder plus its
-encoder.  Cross-routine inlining is turned off (-fno-inline-small-functions
+Code size of a type: the spec is generated all compiled and its C compiled with the C
+compiler in use ($CC, else gcc) at -O2 with -ffunction-sections, so that every routine is
+a symbol of its own; `nm -S` gives their sizes.  A type's cost is the size of its decoder
+plus its encoder.  Cross-routine inlining is turned off (-fno-inline-small-functions
 -fno-inline-functions -fno-ipa-icf) so that a routine's bytes are its own and costs add
 up, as the knapsack assumes; the runtime's inline helpers are still inlined, as they are
-in every build.  The descriptors and member tables are not counted: every type has them,
-compiled or not.
+in every build.  The sizes are cached by the generated C and the compiler, so a build
+step that regenerates an unchanged spec does not compile it again.
+
+The fixed cost, which every build pays whatever the budget: the runtime and the tables
+of an all-interpreted build, linked with --gc-sections into a program that decodes and
+encodes the PDUs (measure/sizes.py's definition of code bytes).
 
 The time saved per value, in instructions, comes from the calibrated model
 (select/calibration.py, measured once per compiler and machine by `asn1c-hybrid
-calibrate`): `calibrated_costs`, what `--cost-model measured` uses.  Without a
-calibration, `measured_costs` keeps the paper's interpreter calls saved (figure 3).
+calibrate`): `calibrated_costs`.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-import shlex
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Callable, Optional, Sequence
 
+from ..emit import EmitOptions, generate
+from ..emit.naming import CNames
+from ..errors import CalibrationError, MeasurementError
+from ..measure import CFLAGS, LDFLAGS, c_compiler
+from ..measure.sizes import code_bytes, symbol_sizes
+from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
-from .costs import Cost, knapsack_items, unit_costs
+from .calibrate import calibrate
+from .calibration import Calibration, cache_dir, calibrated_savings, default_path, load_checked
+from .costs import Cost, knapsack_items
 
 SIZE_FLAGS = ("-std=c99", "-O2", "-ffunction-sections", "-fno-inline-small-functions",
               "-fno-inline-functions", "-fno-ipa-icf")
 BYTES = "bytes"
 
 
-class MeasureError(Exception):
-    """The measurement build failed (no compiler, no nm, a compile error)."""
+@dataclass(frozen=True)
+class FixedCost:
+    """What every build of the spec links whatever the selection: the runtime and the
+    descriptor tables (bytes)."""
+    runtime: int
+    tables: int
+
+    @property
+    def total(self) -> int:
+        return self.runtime + self.tables
 
 
-def compiler() -> list[str]:
-    return shlex.split(os.environ.get("CC", "cc"))
-
-
-def _run(command: list[str], what: str) -> str:
+def _run(command: Sequence[str], what: str) -> str:
     try:
-        result = subprocess.run(command, capture_output=True, text=True)
+        result = subprocess.run(list(command), capture_output=True, text=True)
     except FileNotFoundError:
-        raise MeasureError(f"measuring costs needs {command[0]}, which was not found") \
-            from None
+        raise MeasurementError(f"measuring costs needs {command[0]}, which was not found "
+                               "(set CC)") from None
     if result.returncode != 0:
-        raise MeasureError(f"{what} failed:\n{result.stderr.strip()}")
+        raise MeasurementError(f"{what} failed:\n{result.stderr.strip()[-3000:]}")
     return result.stdout
 
 
-def symbol_sizes(object_file: Path) -> dict[str, int]:
-    """Sizes of the functions an object file defines (`nm -S`)."""
-    sizes: dict[str, int] = {}
-    for line in _run(["nm", "-S", "--defined-only", str(object_file)], "nm").splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[2] in ("T", "t"):
-            sizes[parts[3]] = sizes.get(parts[3], 0) + int(parts[1], 16)
-    return sizes
+def _cached(kind: str, key_parts: Sequence[object], compute):
+    """compute() once per key: the result is kept as JSON in the cache directory (when it
+    can be written; a read-only home only costs the recomputation)."""
+    digest = hashlib.sha256(repr(list(key_parts)).encode()).hexdigest()[:24]
+    path = cache_dir() / kind / f"{digest}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(value))
+        tmp.replace(path)
+    except OSError:
+        pass
+    return value
 
 
 def routine_sizes(graph: TypeGraph) -> dict[str, int]:
     """Bytes of machine code of the compiled decoder and encoder of every knapsack item."""
-    from ..emit import EmitOptions, generate
-    from ..emit.naming import CNames
-    from ..resources import data_dir
     items = [node.id for node in knapsack_items(graph)]
-    with tempfile.TemporaryDirectory(prefix="asn1h-measure-") as tmp:
-        directory = Path(tmp)
-        files = generate(graph, set(items), EmitOptions("measure"))
-        for name, text in files.items():
-            (directory / name).write_text(text)
-        obj = directory / "measure.o"
-        _run([*compiler(), *SIZE_FLAGS, "-I", str(directory), "-I", str(data_dir("runtime_c")),
-              "-c", str(directory / "measure.c"), "-o", str(obj)], "compiling the spec")
-        sizes = symbol_sizes(obj)
+    files = generate(graph, set(items), EmitOptions("measure"))
     names = CNames(graph)
-    return {i: sizes.get(names.decoder(i), 0) + sizes.get(names.encoder(i), 0) for i in items}
+    symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
+    runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
+
+    def compute() -> dict[str, int]:
+        with tempfile.TemporaryDirectory(prefix="asn1h-measure-") as tmp:
+            directory = Path(tmp)
+            for name, text in files.items():
+                (directory / name).write_text(text)
+            obj = directory / "measure.o"
+            _run([*c_compiler(), *SIZE_FLAGS, "-I", str(directory), "-I",
+                  str(data_dir("runtime_c")), "-c", str(directory / "measure.c"), "-o",
+                  str(obj)], "compiling the spec to measure its routines")
+            sizes = symbol_sizes(obj)
+        return {i: sizes.get(d, 0) + sizes.get(e, 0) for i, (d, e) in symbols.items()}
+    return _cached("routine-sizes", [sorted(files.items()), runtime, c_compiler(),
+                                     SIZE_FLAGS], compute)
 
 
-def measured_costs(graph: TypeGraph,
-                   items_per_value: Optional[Mapping[str, float]] = None) -> dict[str, Cost]:
-    """Cost: measured bytes of the compiled routines.  Saving per value: the interpreter
-    calls compiling saves (figure 3's time column), for want of a calibration."""
-    sizes = routine_sizes(graph)
-    calls = unit_costs(graph, items_per_value)
-    return {i: Cost(sizes[i], calls[i].saving) for i in sizes}
+def fixed_cost(graph: TypeGraph, pdus: Sequence[str]) -> FixedCost:
+    """The runtime and table bytes of an all-interpreted build that decodes and encodes
+    the PDUs (every build pays them; the budget is on top)."""
+    files = generate(graph, set(), EmitOptions("fixed"))
+    names = CNames(graph)
+    calls = "\n".join(
+        f"    case {k}: return asn1h_decode(&{names.descriptor(pdu)}, value, buf, len, "
+        f"&arena, NULL, NULL, NULL) + asn1h_encode(&{names.descriptor(pdu)}, value, buf, "
+        f"len, &len, NULL);" for k, pdu in enumerate(pdus))
+    files["fixed_main.c"] = f"""#include "fixed.h"
+static union {{ uint64_t align; uint8_t bytes[1 << 16]; }} value_buffer, data;
+int main(int argc, char **argv)
+{{
+    asn1h_arena arena;
+    void *value = value_buffer.bytes;
+    uint8_t *buf = data.bytes;
+    size_t len = sizeof data.bytes;
+    (void)argv;
+    asn1h_arena_init(&arena, NULL, 0, 1u << 20);
+    switch (argc) {{
+{calls}
+    default: return 0;
+    }}
+}}
+"""
+    runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
+
+    def compute() -> list[int]:
+        with tempfile.TemporaryDirectory(prefix="asn1h-fixed-") as tmp:
+            directory = Path(tmp)
+            generated, runtime_dir = directory / "generated", directory / "runtime"
+            generated.mkdir()
+            runtime_dir.mkdir()
+            for name, text in files.items():
+                (generated / name).write_text(text)
+            includes = ["-I", str(generated), "-I", str(data_dir("runtime_c"))]
+            objects = []
+            for source, out_dir in [(generated / "fixed.c", generated),
+                                    (generated / "fixed_main.c", directory)] + \
+                    [(p, runtime_dir) for p in runtime_sources() if p.suffix == ".c"]:
+                obj = out_dir / (source.stem + ".o")
+                _run([*c_compiler(), *CFLAGS, *includes, "-c", str(source), "-o", str(obj)],
+                     "compiling the all-interpreted build")
+                objects.append(str(obj))
+            map_file = directory / "fixed.map"
+            _run([*c_compiler(), *CFLAGS, *LDFLAGS, f"-Wl,-Map={map_file}", "-o",
+                  str(directory / "fixed"), *objects, "-lm"], "linking the all-interpreted build")
+            return [code_bytes(map_file, lambda o: o.startswith(f"{runtime_dir}/")),
+                    code_bytes(map_file, lambda o: o.startswith(f"{generated}/fixed.o"))]
+    runtime_bytes, table_bytes = _cached(
+        "fixed-cost", [sorted(files.items()), runtime, c_compiler(), CFLAGS, LDFLAGS], compute)
+    return FixedCost(runtime_bytes, table_bytes)
 
 
-def calibrated_costs(graph: TypeGraph, estimate, calibration) -> dict[str, Cost]:
-    """`--cost-model measured`: measured bytes of the compiled routines, and the
-    instructions the calibrated model says compiling saves per value (`estimate` gives
-    the members present, alternatives chosen and elements per value)."""
-    from .calibration import calibrated_savings
+def calibration_for_use(path: Optional[str] = None,
+                        progress: Optional[Callable[[str], None]] = None) -> Calibration:
+    """The calibration the measured model uses.  A file named by the user must be valid;
+    the default one is made on first use (and remade when the compiler, the machine or
+    the runtime changed), which takes about half a minute once."""
+    if path:
+        return load_checked(path)
+    target = default_path()
+    try:
+        return load_checked(target)
+    except CalibrationError:
+        pass
+    if progress:
+        progress(f"calibrating the measured cost model for this compiler and machine "
+                 f"(once; kept in {target}) ...")
+    calibration = calibrate()
+    try:
+        calibration.save(target)
+    except OSError:
+        pass                        # a read-only cache: calibrate again next time
+    return calibration
+
+
+def calibrated_costs(graph: TypeGraph, estimate, calibration: Calibration) -> dict[str, Cost]:
+    """The measured model: measured bytes of the compiled routines, and the instructions
+    the calibrated model says compiling saves per value (`estimate` gives the members
+    present, alternatives chosen and elements per value)."""
     sizes = routine_sizes(graph)
     savings = calibrated_savings(graph, estimate, calibration)
     return {i: Cost(sizes[i], savings[i]) for i in sizes}
+

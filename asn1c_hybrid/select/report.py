@@ -1,4 +1,15 @@
-"""The selection as `explain` prints it: a text table, JSON, or CSV."""
+"""The selection as `explain` prints it: a text table, JSON, or CSV.
+
+Columns (docs/selection.md, "Reading explain"):
+  type       the node identifier: Module.Type, Module.Type.component, ...`*` an element;
+  frequency  values per message (a profile's count over its messages, or the static
+             estimate), aliases included;
+  cost       code size of the type's compiled routines, in the cost model's unit;
+  saving     frequency x what compiling saves per value (instructions or calls);
+  path       how the generated code marshals the type: `compiled` (its own C routines)
+             or `interpreted` (its table, walked by the runtime's interpreter);
+  why        for an interpreted type, why the knapsack left it there.
+"""
 from __future__ import annotations
 
 import csv
@@ -9,6 +20,9 @@ from .selection import Selection, json_number
 
 FORMATS = ("text", "json", "csv")
 
+_UNIT_WORDS = {"bytes": "bytes of machine code", "units": "the paper's code units"}
+_SAVING_WORDS = {"bytes": "instructions per message", "units": "interpreter calls per message"}
+
 
 def _share(part: float, whole: float) -> str:
     return f"{100.0 * part / whole:.1f}%" if whole else "-"
@@ -16,27 +30,39 @@ def _share(part: float, whole: float) -> str:
 
 def _amount(x: float) -> str:
     x = json_number(x)
-    return str(x) if isinstance(x, int) else f"{x:.6g}"
+    return f"{x:,}" if isinstance(x, int) else f"{x:,.6g}"
 
 
 def format_text(selection: Selection) -> str:
-    width = max([len("type")] + [len(r.id) for r in selection.rows])
-    lines = [f"{'type':<{width}}  {'frequency':>10}  {'cost':>8}  {'saving':>10}  path"]
-    for r in selection.rows:
-        lines.append(f"{r.id:<{width}}  {r.frequency:>10.4g}  {_amount(r.cost):>8}  "
-                     f"{r.saving:>10.4g}  {'compiled' if r.compiled else 'interpreted'}")
     unit = selection.unit
+    width = max([len("type")] + [len(r.id) for r in selection.rows])
+    lines = [f"cost model: {selection.cost_model}; cost in {_UNIT_WORDS.get(unit, unit)}, "
+             f"saving in {_SAVING_WORDS.get(unit, unit)}; frequencies: {selection.source}",
+             "path: compiled = the type's own C routines; interpreted = its table, walked by "
+             "the runtime's interpreter", "",
+             f"{'type':<{width}}  {'frequency':>10}  {'cost':>9}  {'saving':>10}  "
+             f"{'path':<11}  why"]
+    for r in selection.rows:
+        lines.append(f"{r.id:<{width}}  {r.frequency:>10.4g}  {_amount(r.cost):>9}  "
+                     f"{r.saving:>10.4g}  {'compiled' if r.compiled else 'interpreted':<11}  "
+                     f"{r.reason}".rstrip())
     asked = selection.budget_text
-    budget = _amount(selection.budget)
     lines.append("")
-    lines.append(f"budget:   {budget} {unit}" + (f" ({asked})" if asked.endswith("%") else ""))
+    lines.append(f"budget:   {_amount(selection.budget)} {unit}"
+                 + (f" ({asked} of the all-compiled cost)" if asked.endswith("%") else ""))
     lines.append(f"cost:     {_amount(selection.cost_used)} of {_amount(selection.cost_all)} "
                  f"{unit} ({_share(selection.cost_used, selection.cost_all)} of all compiled)")
+    fixed = selection.fixed_cost
+    if fixed is not None:
+        lines.append(f"fixed:    {_amount(fixed.total)} bytes in every build, whatever the "
+                     f"budget: runtime {_amount(fixed.runtime)}, tables {_amount(fixed.tables)}")
+    else:
+        lines.append("fixed:    the runtime and tables every build links (not modelled in "
+                     "units; --cost-model measured measures them)")
     lines.append(f"saving:   {selection.saving:.6g} of {selection.saving_max:.6g} per message "
                  f"({_share(selection.saving, selection.saving_max)} of the maximum)")
     compiled = sum(1 for r in selection.rows if r.compiled)
-    lines.append(f"compiled: {compiled} of {len(selection.rows)} types "
-                 f"(frequencies: {selection.source})")
+    lines.append(f"compiled: {compiled} of {len(selection.rows)} types")
     return "\n".join(lines) + "\n"
 
 
@@ -47,10 +73,12 @@ def format_json(selection: Selection) -> str:
 def format_csv(selection: Selection) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "frequency", "cost", "saving", "compiled"])
+    writer.writerow(["id", "frequency", f"cost_{selection.unit}", "saving", "compiled",
+                     "reason"])
     for r in selection.rows:
         writer.writerow([r.id, repr(json_number(r.frequency)), repr(json_number(r.cost)),
-                         repr(json_number(r.saving)), "true" if r.compiled else "false"])
+                         repr(json_number(r.saving)), "true" if r.compiled else "false",
+                         r.reason])
     return out.getvalue()
 
 

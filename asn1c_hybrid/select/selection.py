@@ -7,16 +7,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping, Union
+from typing import Iterable, Mapping, Optional, Union
 
+from ..errors import SelectionError
 from ..typegraph import TypeGraph
 from . import knapsack
 from .budget import Budget, parse_budget
 from .costs import UNIT, Cost, is_knapsack_item
 
 
-class SelectionError(ValueError):
-    """A request the selection cannot honour (an unknown or unselectable type)."""
+# Why a type was left interpreted (docs/selection.md, "Reading explain").
+FORCED = "forced"                       # --interpret
+NOT_REACHED = "not reached"             # no value of it occurs (frequency 0, or out of the PDUs)
+TOO_COSTLY = "too costly for its saving"  # every type compiled saves more per unit of cost
+BUDGET_EXHAUSTED = "budget exhausted"   # worth it, but what is left of the budget cannot hold it
+REASONS = (FORCED, NOT_REACHED, TOO_COSTLY, BUDGET_EXHAUSTED)
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,7 @@ class Row:
     cost: float               # code size of the compiled routines
     saving: float             # frequency x time saved per value
     compiled: bool
+    reason: str = ""          # why it was left interpreted (REASONS); "" when compiled
 
 
 @dataclass
@@ -33,25 +39,32 @@ class Selection:
     rows: list[Row]                       # by saving, highest first; ties in spec order
     budget: float                         # the budget in the cost model's unit
     cost_used: float
-    cost_all: float
+    cost_all: float                       # of the types the PDUs can hold
     saving: float
     saving_max: float
     unit: str = UNIT                      # "units" or "bytes"
     budget_text: str = ""                 # as asked for: "20%", "1500"
     source: str = "static"                # where the frequencies came from
     forced: dict[str, bool] = field(default_factory=dict)   # id -> compiled, by request
+    cost_model: str = "units"             # "measured" or "units"
+    fixed_cost: Optional[object] = None   # measured: select.measured.FixedCost
+    notes: list[str] = field(default_factory=list)          # warnings for the user
 
     @property
     def compiled(self) -> set[str]:
         return {row.id for row in self.rows if row.compiled}
 
     def to_json(self) -> dict:
+        fixed = None if self.fixed_cost is None else {
+            "runtime": self.fixed_cost.runtime, "tables": self.fixed_cost.tables}
         return {
+            "cost_model": self.cost_model, "unit": self.unit,
             "budget": json_number(self.budget), "cost_used": json_number(self.cost_used),
             "cost_all": json_number(self.cost_all), "saving": json_number(self.saving),
-            "saving_max": json_number(self.saving_max),
+            "saving_max": json_number(self.saving_max), "fixed_cost": fixed,
             "types": [{"id": r.id, "frequency": json_number(r.frequency), "cost": json_number(r.cost),
-                       "saving": json_number(r.saving), "compiled": r.compiled}
+                       "saving": json_number(r.saving), "compiled": r.compiled,
+                       "reason": r.reason or None}
                       for r in self.rows],
         }
 
@@ -79,15 +92,20 @@ def _representation(graph: TypeGraph, type_id: str, what: str) -> str:
 def select(graph: TypeGraph, frequencies: Mapping[str, float], costs: Mapping[str, Cost],
            budget: Union[str, int, float, Budget], *,
            force_compiled: Iterable[str] = (), force_interpreted: Iterable[str] = (),
-           unit: str = UNIT, source: str = "static") -> Selection:
+           unit: str = UNIT, source: str = "static",
+           reachable: Optional[set[str]] = None) -> Selection:
     """Chooses the compiled types: the most saving within the budget (knapsack).
 
     `frequencies` gives values per message per node; the values of an alias count for
-    the type it names.  `costs` has one entry per knapsack item.  Types forced compiled
-    take their cost out of the budget first; forced ones are not in the knapsack.  A
-    budget that covers every type compiles every type, even those never seen."""
+    the type it names.  `costs` has one entry per knapsack item.  `reachable` (the types
+    the PDUs can hold, when PDUs are given) limits the items: the others keep their rows,
+    "not reached", and no part of the all-compiled cost.  Types forced compiled take
+    their cost out of the budget first; forced ones are not in the knapsack.  A budget
+    that covers every type compiles every type, even those never seen."""
     budget = parse_budget(budget)
-    item_ids = [node.id for node in graph if node.id in costs]
+    all_ids = [node.id for node in graph if node.id in costs]
+    out_of_reach = [] if reachable is None else [i for i in all_ids if i not in reachable]
+    item_ids = [i for i in all_ids if i not in out_of_reach]
     represented: dict[str, float] = {i: 0.0 for i in item_ids}
     for node in graph:
         owner = graph.target(node.id).id
@@ -114,14 +132,47 @@ def select(graph: TypeGraph, frequencies: Mapping[str, float], costs: Mapping[st
                               [costs[i].cost for i in free], remaining)
     compiled = {i for i, t in zip(free, take) if t} | {i for i, c in forced.items() if c}
 
+    represented.update({i: 0.0 for i in out_of_reach})
+    cost_used = sum(Fraction(costs[i].cost) for i in compiled)
+    why = _reasons(item_ids, out_of_reach, represented, costs, compiled, forced,
+                   capacity - cost_used)
     rows = [Row(i, represented[i], costs[i].cost, represented[i] * costs[i].saving,
-                i in compiled) for i in item_ids]
-    order = {i: k for k, i in enumerate(item_ids)}
+                i in compiled, why.get(i, "")) for i in all_ids]
+    order = {i: k for k, i in enumerate(all_ids)}
     rows.sort(key=lambda r: (-r.saving, order[r.id]))
     return Selection(
         rows=rows, budget=json_number(capacity),
-        cost_used=json_number(sum(Fraction(r.cost) for r in rows if r.compiled)),
-        cost_all=json_number(cost_all),
+        cost_used=json_number(cost_used), cost_all=json_number(cost_all),
         saving=sum(r.saving for r in rows if r.compiled),
         saving_max=sum(r.saving for r in rows),
         unit=unit, budget_text=str(budget), source=source, forced=forced)
+
+
+def _reasons(items: list[str], out_of_reach: list[str], frequencies: Mapping[str, float],
+             costs: Mapping[str, Cost], compiled: set[str], forced: Mapping[str, bool],
+             left: Fraction) -> dict[str, str]:
+    """Why each type left interpreted was left: forced; no value of it occurs; or, by
+    comparing its saving per unit of cost with the poorest of the types the knapsack
+    chose (0 when it chose none), either every chosen type is a better buy ("too costly
+    for its saving"), or it would be one but does not fit in what the budget has left."""
+    def ratio(i: str) -> float:
+        saving = frequencies[i] * costs[i].saving
+        return saving / costs[i].cost if costs[i].cost else float("inf")
+    chosen = [ratio(i) for i in items if i in compiled and i not in forced]
+    poorest = min(chosen) if chosen else 0.0
+    reasons: dict[str, str] = {}
+    for i in out_of_reach:
+        if i not in compiled:
+            reasons[i] = FORCED if forced.get(i) is False else NOT_REACHED
+    for i in items:
+        if i in compiled:
+            continue
+        if forced.get(i) is False:
+            reasons[i] = FORCED
+        elif frequencies[i] <= 0:
+            reasons[i] = NOT_REACHED
+        elif costs[i].saving <= 0 or ratio(i) < poorest or Fraction(costs[i].cost) <= left:
+            reasons[i] = TOO_COSTLY
+        else:
+            reasons[i] = BUDGET_EXHAUSTED
+    return reasons

@@ -20,9 +20,10 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 
 from asn1c_hybrid.cli import main as asn1c_hybrid  # noqa: E402
-from asn1c_hybrid.measure import count_instructions  # noqa: E402
+from asn1c_hybrid.measure.counts import count_instructions  # noqa: E402
 
 SPEC = HERE / "personnel.asn"
+PROFILE = REPO / "profiles" / "personnel.json"     # the smithperson value, counted
 OUT = REPO / "out" / "demo"
 M = "PersonnelRecordModule"
 # (label, compiled types) as in the rows of the paper's figure 2
@@ -54,9 +55,10 @@ def build(label: str, compiled: list[str], index: int) -> Path:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    print("== asn1c-hybrid explain examples/personnel/personnel.asn --budget 20%\n")
+    print("== asn1c-hybrid explain examples/personnel/personnel.asn "
+          "--profile profiles/personnel.json --budget 20%\n")
     sys.stdout.flush()
-    asn1c_hybrid(["explain", str(SPEC), "--budget", "20%"])
+    asn1c_hybrid(["explain", str(SPEC), "--profile", str(PROFILE), "--budget", "20%"])
     rows = []
     for index, (label, compiled) in enumerate(SELECTIONS):
         program = build(label, compiled, index)

@@ -80,3 +80,13 @@ def test_no_traceback_on_a_broken_input(spec):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert ": error: syntax error" in result.stderr
+
+
+def test_an_empty_directory_is_named_in_the_error_form(tmp_path, capfd):
+    empty = tmp_path / "no specs here"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("not ASN.1")
+    assert main(["check", str(empty)]) == 1
+    err = capfd.readouterr().err.strip()
+    assert err == (f"{empty}:1:1: error: no ASN.1 files (.asn or .asn1) in the directory "
+                   f"{empty}")

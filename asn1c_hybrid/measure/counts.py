@@ -1,56 +1,17 @@
-"""How speed and code size are measured: instructions with callgrind, bytes with the linker.
-
-The benchmark suite (bench/), the X.400 trace study and the calibration of the time-saving
-model all measure this way, so that their numbers mean the same thing.
-
-Instructions
-    A driver program calls one measured function (for example bench_decode_once) many
-    times.  Callgrind runs it with collection off (--collect-atstart=no) and switched on
-    only while that function is on the stack (--toggle-collect=NAME): the count is every
-    instruction executed inside it and its callees (malloc and free included), and nothing
-    of the program's start, input reading or warm-up.  Divided by the number of calls it
-    gives instructions per call.  Callgrind counts executed guest instructions exactly, so
-    the same binary and input give the same number on every run and machine load.
-
-Code size
-    Each implementation is linked statically into its driver with -ffunction-sections,
-    -fdata-sections and --gc-sections, and a linker map.  Its code size is the sum of the
-    input sections the link kept from its own objects (generated code and its runtime
-    library, including archive members of a prebuilt library) whose names start with .text,
-    .rodata or .data: machine code, constant tables and initialised data (descriptors and
-    interpreter tables are part of an implementation's size).  Not counted: the driver,
-    libc and libgcc, .bss, unwind tables (.eh_frame) and debug information.
-"""
+"""Instructions, counted with callgrind (the method: measure/__init__.py)."""
 from __future__ import annotations
 
-import os
 import re
-import shlex
 import shutil
 import subprocess
 import tempfile
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
+
+from ..errors import MeasurementError
 
 VALGRIND = "valgrind"
-COUNTED_SECTION_PREFIXES = (".text", ".rodata", ".data")
-
-# The build every measurement uses, for every implementation and for the driver:
-# -ffunction-sections/--gc-sections keep only what the driver reaches, -z now binds every
-# shared-library call at start-up so that lazy binding is never counted.
-CFLAGS = ("-O2", "-ffunction-sections", "-fdata-sections", "-w")
-LDFLAGS = ("-Wl,--gc-sections", "-Wl,-z,now")
-
-
-class MeasurementError(RuntimeError):
-    pass
-
-
-def c_compiler() -> List[str]:
-    """The C compiler of measurements: $CC, else gcc."""
-    return shlex.split(os.environ.get("CC") or "gcc")
 
 
 @dataclass(frozen=True)
@@ -129,48 +90,6 @@ def count_each(argv: Sequence[str], functions: Sequence[str], *,
         raise MeasurementError(f"callgrind counted {total} instructions in all, but "
                                f"{sum(counts.values())} inside {', '.join(functions)}")
     return counts
-
-
-# ---- Code size from a GNU ld map ---------------------------------------------------------
-
-_INPUT_SECTION = re.compile(r"^ (\.[^\s]+)\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+)\s+(.+)$")
-
-
-def kept_sections(map_text: str) -> List[tuple]:
-    """(section, size, object) for every input section the link kept (GNU ld -Map)."""
-    start = map_text.find("Linker script and memory map")
-    if start < 0:
-        raise MeasurementError("not a GNU ld map file")
-    lines = map_text[start:].splitlines()
-    result = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        # A long section name stands alone, its address, size and object on the next line.
-        if re.match(r"^ \.[^\s]+$", line) and i + 1 < len(lines):
-            line = line + " " + lines[i + 1].strip()
-            i += 1
-        match = _INPUT_SECTION.match(line)
-        if match:
-            name, _, size, obj = match.groups()
-            result.append((name, int(size, 16), obj.strip()))
-        i += 1
-    return result
-
-
-def code_bytes_by_object(map_text: str) -> Dict[str, int]:
-    sizes: Dict[str, int] = defaultdict(int)
-    for name, size, obj in kept_sections(map_text):
-        if name.startswith(COUNTED_SECTION_PREFIXES) and size:
-            sizes[obj] += size
-    return dict(sizes)
-
-
-def code_bytes(map_path: Path, counts: Callable[[str], bool]) -> int:
-    """Bytes of code, constants and initialised data the link kept from the objects for
-    which counts(object) is true (an archive member reads `lib.a(member.o)`)."""
-    return sum(size for obj, size in code_bytes_by_object(map_path.read_text()).items()
-               if counts(obj))
 
 
 def inclusive_instructions(callgrind_file: Path, function: str) -> int:

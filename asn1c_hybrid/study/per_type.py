@@ -16,8 +16,9 @@ import io
 from dataclasses import dataclass
 from typing import Mapping, Optional
 
-from .select.costs import Cost
-from .typegraph import TypeGraph
+from ..select.costs import Cost
+from ..select.selection import select
+from ..typegraph import TypeGraph
 
 CSV_COLUMNS = ["id", "frequency", "cost", "predicted_saving_per_pdu",
                "measured_saving_per_pdu"]
@@ -62,7 +63,6 @@ def per_type(graph: TypeGraph, estimate, costs: Mapping[str, Cost], curve,
              alone: Mapping[str, object], base, messages: int) -> PerType:
     """`alone`: the measurement of each type compiled alone; `base`: all interpreted;
     `curve`: the cost model's selections, whose shares are set beside the best."""
-    from .select.selection import select
     frequencies = estimate.representation_frequencies(graph)
     measured = {i: (base.instructions - m.instructions) / messages for i, m in alone.items()}
     order = list(costs)

@@ -1,4 +1,5 @@
-"""A selection built into the measurement driver, and what it measures on a trace.
+"""Measured builds: a selection built into the measurement driver, and what it measures
+on a trace.
 
 The spec is generated with compiled routines for the chosen types, compiled with the
 runtime and the driver (templates/measure_driver.c.j2) the way the benchmark suite builds
@@ -21,8 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .measure import CFLAGS, LDFLAGS, MeasurementError, c_compiler, code_bytes, count_each
-from .typegraph import TypeGraph
+from .. import __version__
+from ..emit import EmitOptions, generate
+from ..emit.naming import CNames
+from ..emit.render import environment
+from ..resources import data_dir, runtime_sources
+from ..typegraph import TypeGraph
+from . import CFLAGS, LDFLAGS, MeasurementError, c_compiler
+from .counts import count_each
+from .sizes import code_bytes
 
 DECODE_PASS = "measure_decode_pass"
 ENCODE_PASS = "measure_encode_pass"
@@ -48,8 +56,15 @@ class Program:
     counted_dirs: tuple[Path, ...]           # objects of the generated code and the runtime
 
     def code_bytes(self) -> int:
+        """Bytes the link kept of the generated code and the runtime."""
         prefixes = tuple(f"{d}/" for d in self.counted_dirs)
         return code_bytes(self.map_file, lambda obj: obj.startswith(prefixes))
+
+    def code_bytes_split(self) -> tuple[int, int]:
+        """(generated code, runtime): the bytes the link kept of each."""
+        generated, runtime = (f"{d}/" for d in self.counted_dirs)
+        return (code_bytes(self.map_file, lambda obj: obj.startswith(generated)),
+                code_bytes(self.map_file, lambda obj: obj.startswith(runtime)))
 
     def measure(self, trace: Path) -> Measurement:
         """Instructions of decoding and encoding every PDU of `trace` (callgrind)."""
@@ -86,8 +101,6 @@ class Builder:
     """Builds selections of one type graph into measurement programs under `directory`."""
 
     def __init__(self, graph: TypeGraph, pdu: str, directory: Path):
-        from .emit.naming import CNames
-        from .resources import data_dir, runtime_sources
         self.graph = graph
         self.pdu = graph.target(pdu).id if pdu in graph.nodes else pdu
         self.directory = Path(directory).resolve()
@@ -116,9 +129,6 @@ class Builder:
 
     def build(self, compiled: Iterable[str]) -> Program:
         """The program with compiled routines for the node ids in `compiled`."""
-        from . import __version__
-        from .emit import EmitOptions, generate
-        from .emit.render import environment
         files = generate(self.graph, set(compiled), EmitOptions(_NAME))
         files["measure_driver.c"] = environment().get_template("measure_driver.c.j2").render(
             version=__version__, pdu=self.pdu, header=f"{_NAME}.h",

@@ -1,0 +1,43 @@
+"""Measuring: how speed and code size are measured: instructions with callgrind, bytes with the linker.
+
+The benchmark suite (bench/), the X.400 trace study and the calibration of the time-saving
+model all measure this way, so that their numbers mean the same thing.
+
+Instructions
+    A driver program calls one measured function (for example bench_decode_once) many
+    times.  Callgrind runs it with collection off (--collect-atstart=no) and switched on
+    only while that function is on the stack (--toggle-collect=NAME): the count is every
+    instruction executed inside it and its callees (malloc and free included), and nothing
+    of the program's start, input reading or warm-up.  Divided by the number of calls it
+    gives instructions per call.  Callgrind counts executed guest instructions exactly, so
+    the same binary and input give the same number on every run and machine load.
+
+Code size
+    Each implementation is linked statically into its driver with -ffunction-sections,
+    -fdata-sections and --gc-sections, and a linker map.  Its code size is the sum of the
+    input sections the link kept from its own objects (generated code and its runtime
+    library, including archive members of a prebuilt library) whose names start with .text,
+    .rodata or .data: machine code, constant tables and initialised data (descriptors and
+    interpreter tables are part of an implementation's size).  Not counted: the driver,
+    libc and libgcc, .bss, unwind tables (.eh_frame) and debug information.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from typing import List
+
+from ..errors import MeasurementError
+
+# The build every measurement uses, for every implementation and for the driver:
+# -ffunction-sections/--gc-sections keep only what the driver reaches, -z now binds every
+# shared-library call at start-up so that lazy binding is never counted.
+CFLAGS = ("-O2", "-ffunction-sections", "-fdata-sections", "-w")
+LDFLAGS = ("-Wl,--gc-sections", "-Wl,-z,now")
+
+__all__ = ["CFLAGS", "LDFLAGS", "MeasurementError", "c_compiler"]
+
+
+def c_compiler() -> List[str]:
+    """The C compiler of measurements: $CC, else gcc."""
+    return shlex.split(os.environ.get("CC") or "gcc")
