@@ -223,10 +223,11 @@ def output_name(graph: Optional[TypeGraph], options: CompileOptions) -> str:
 
 def output_names(name: str, options: CompileOptions) -> list[str]:
     """The files `compile` writes into its output directory, in the order
-    `--list-outputs` prints them."""
+    `--list-outputs` prints them.  The converter goes into `converter/`, so that a build
+    of every .c file of the directory makes the library without its main()."""
     names = [f"{name}.h", f"{name}.c"]
     if options.converter:
-        names.append(f"{name}_converter.c")
+        names.append(f"converter/{name}_converter.c")
     if options.emit_runtime:
         names += [path.name for path in runtime_sources()]
     return names
@@ -281,7 +282,7 @@ def compile_to(graph: TypeGraph, output_dir: str, options: CompileOptions, *,
     `depfile`, also a Make/Ninja depfile naming every input (the directories among
     `specs` included); then touches `stamp`."""
     files = generate(graph, options, progress, selection)
-    paths = {Path(output_dir) / name: text.encode() for name, text in files.items()}
+    paths = {Path(output_dir, name): text.encode() for name, text in files.items()}
     contents = dict(paths)
     if depfile:
         targets = [stamp] if stamp else [os.path.join(output_dir, name) for name in files]

@@ -86,9 +86,10 @@ typedef struct asn1h_open {
 
 typedef enum asn1h_code {
     ASN1H_OK = 0,
-    ASN1H_ERR_TRUNCATED,    /* the input ends inside a value */
+    ASN1H_ERR_TRUNCATED,    /* the input ends inside a value (a length runs past its end) */
     ASN1H_ERR_TAG,          /* a tag that the type does not allow here */
-    ASN1H_ERR_LENGTH,       /* a malformed length, or one that overruns its container */
+    ASN1H_ERR_LENGTH,       /* a malformed length, or one that overruns its container
+                               inside the input */
     ASN1H_ERR_MISSING,      /* a mandatory component is absent */
     ASN1H_ERR_DUPLICATE,    /* a SET component occurs twice */
     ASN1H_ERR_FORM,         /* constructed form of a primitive type, or the reverse */
@@ -298,6 +299,7 @@ typedef struct asn1h_decode_opts {
 
 struct asn1h_dec {
     const uint8_t *base;            /* the start of the input, for error offsets */
+    const uint8_t *input_end;       /* its end: a length past it means truncated input */
     asn1h_arena *arena;
     asn1h_error *err;
     unsigned flags;

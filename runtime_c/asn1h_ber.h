@@ -118,6 +118,12 @@ static inline uint8_t *asn1h_enc_unwind(asn1h_enc *e, const char *name)
 
 const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   uint32_t *tag, unsigned *form);
+/* A length of `len` octets from `contents` that runs past the bound of its container:
+ * ASN1H_ERR_TRUNCATED when it also runs past the end of the input (the input was cut
+ * short), ASN1H_ERR_LENGTH when the input holds it (it overruns its container).  The
+ * error's offset is `at`, the length octets. */
+const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
+                             size_t len);
 const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned *form, const uint8_t **content_end);
 
@@ -143,7 +149,7 @@ ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const u
     }
     if (ASN1H_LIKELY(p < end && *p < 0x80)) {
         if (ASN1H_UNLIKELY((size_t)(end - p - 1) < *p))
-            return asn1h_fail(d, ASN1H_ERR_LENGTH, p);
+            return asn1h_overrun(d, p, p + 1, *p);
         *content_end = p + 1 + *p;
         return p + 1;
     }

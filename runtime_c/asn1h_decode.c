@@ -81,7 +81,7 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
     if (n == 0x7F)                          /* reserved (X.690 8.1.3.5 c) */
         return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
     if ((size_t)(end - p) < n)
-        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, start);
+        return asn1h_overrun(d, start, p, n);
     for (i = 0; i < n; i++) {
         if (len > (SIZE_MAX >> 8))
             return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
@@ -91,9 +91,87 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
         return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
     p += n;
     if ((size_t)(end - p) < len)
-        return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+        return asn1h_overrun(d, start, p, len);
     *content_end = p + len;
     return p;
+}
+
+/* One identifier and length, read without checks beyond the bounds: the contents, their
+ * length and whether it is indefinite; 0 when the header is malformed or cut short. */
+static int raw_tl(const uint8_t *p, const uint8_t *end, const uint8_t **contents,
+                  size_t *len, int *indefinite)
+{
+    size_t n;
+    if (p >= end)
+        return 0;
+    if ((*p++ & 0x1F) == 0x1F)
+        do {
+            if (p >= end)
+                return 0;
+        } while (*p++ & 0x80);
+    if (p >= end)
+        return 0;
+    *indefinite = *p == 0x80;
+    *len = 0;
+    if (*p < 0x80) {
+        *len = *p++;
+    } else if (*p++ != 0x80) {
+        for (n = p[-1] & 0x7Fu; n > 0; n--) {
+            if (p >= end || *len > (SIZE_MAX >> 8))
+                return 0;
+            *len = *len << 8 | *p++;
+        }
+    }
+    *contents = p;
+    return 1;
+}
+
+/* Walks the values in [p, end), up to an end-of-contents when `indefinite`: 1 when `at`
+ * lies in the contents of a definite-length value that [p, end) holds whole, 0 when it
+ * does not, -1 when it lies beyond what was walked (*next: where the walk stopped). */
+static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefinite,
+                              const uint8_t *at, unsigned depth, const uint8_t **next)
+{
+    while (p < end) {
+        const uint8_t *contents;
+        size_t len;
+        int open, found;
+        if (indefinite && end - p >= 2 && p[0] == 0 && p[1] == 0) {
+            *next = p + 2;
+            return -1;
+        }
+        if (!raw_tl(p, end, &contents, &len, &open) || at < contents)
+            return 0;
+        if (!open) {
+            if (len > (size_t)(end - contents))
+                return 0;
+            if (at < contents + len)
+                return 1;
+            p = contents + len;
+        } else {
+            if (depth == 0)
+                return 0;
+            found = enclosing_definite(contents, end, 1, at, depth - 1, &p);
+            if (found >= 0)
+                return found;
+        }
+    }
+    *next = p;
+    return 0;
+}
+
+/* Cold: a length running past the input's end is truncation unless a definite-length value
+ * that the input holds whole encloses it (then it overruns that value).  Only indefinite
+ * lengths let an inner length reach past the end of a complete input, so the check walks
+ * the input again from its start. */
+const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
+                             size_t len)
+{
+    const uint8_t *next;
+    int truncated = d->input_end && len > (size_t)(d->input_end - contents)
+                    && enclosing_definite(d->base, d->input_end, 0, at, ASN1H_MAX_DEPTH,
+                                          &next) != 1;
+    return asn1h_fail(d, truncated ? ASN1H_ERR_TRUNCATED : ASN1H_ERR_LENGTH, at);
 }
 
 const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
@@ -1121,6 +1199,7 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
 
     err = asn1h_error_reset(err ? err : &local, type);
     d.base = buf;
+    d.input_end = buf + len;
     d.arena = arena;
     d.err = err;
     d.flags = opts ? opts->flags : 0;

@@ -89,7 +89,7 @@ def build_program(gen_dir: Path, name: str, main_source: Optional[Path] = None, 
                   defines: Sequence[str] = (), program: str = "") -> Build:
     """Compiles the generated `name`.c with `main_source` (default: the generated
     converter) and links them with the runtime."""
-    main_source = main_source or gen_dir / f"{name}_converter.c"
+    main_source = main_source or gen_dir / "converter" / f"{name}_converter.c"
     exe = gen_dir / (program or f"{name}_{cc}")
     defs = [f"-D{d}" for d in defines]
     run([cc, *STRICT, *flags, *defs, "-I", gen_dir, "-I", RUNTIME, gen_dir / f"{name}.c",

@@ -32,11 +32,12 @@ def test_pipeline_from_spec_to_running_code(graph, repo_root, tmp_path):
     options = api.CompileOptions(mode="hybrid", select=select, name="personnel",
                                  prefix="api_", converter=True)
     files = api.generate(graph, options, selection=selection)
-    assert list(files) == ["personnel.h", "personnel.c", "personnel_converter.c"]
+    assert list(files) == ["personnel.h", "personnel.c", "converter/personnel_converter.c"]
     assert "api_Name" in files["personnel.h"]
     written = api.compile_to(graph, str(tmp_path / "gen"), options, selection=selection)
-    assert [p.name for p in written] == list(files)
-    assert all(p.read_text() == files[p.name] for p in written)
+    assert [p.relative_to(tmp_path / "gen").as_posix() for p in written] == list(files)
+    assert all(p.read_text() == files[p.relative_to(tmp_path / "gen").as_posix()]
+               for p in written)
     program = tmp_path / "converter"
     cbuild.run(["gcc", *cbuild.STRICT, "-O1", "-I", tmp_path / "gen", "-I", cbuild.RUNTIME,
                 *written[1:], *sorted(cbuild.RUNTIME.glob("*.c")), "-lm", "-o", program])
@@ -49,7 +50,7 @@ def test_pipeline_from_spec_to_running_code(graph, repo_root, tmp_path):
 def test_list_outputs_reads_no_specification_when_named(tmp_path):
     options = api.CompileOptions(name="x", converter=True, emit_runtime=True)
     paths = api.list_outputs(["/nonexistent.asn"], "out", options)
-    assert paths[:3] == ["out/x.h", "out/x.c", "out/x_converter.c"]
+    assert paths[:3] == ["out/x.h", "out/x.c", "out/converter/x_converter.c"]
     assert "out/asn1h.h" in paths
 
 

@@ -29,6 +29,7 @@ EXPECTED_LINES = [
     "number: 99999",
     "date of hire: 19820104",
     "spouse: John L Smith",
+    "children: present",
     "child: James R Smith",
     "child: Lisa M Smith",
     "same as smithperson: yes",
@@ -308,3 +309,37 @@ def test_plain_make_builds_and_regenerates_exactly_when_an_input_changes(
     out = run([*make, "all"])
     assert "--depfile" in out and "personnel.o" in out
     check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
+
+
+GLOB_ALL_MAKEFILE = """\
+# A library of every .c file that `compile --emit-runtime` wrote, the way a build that
+# globs its sources does; the converter, in its own folder, is a program on top.
+GEN := gen
+CFLAGS := -std=c99 -Wall -Wextra -Wpedantic -Werror -O1
+OBJECTS := $(patsubst %.c,%.o,$(wildcard $(GEN)/*.c))
+converter: $(GEN)/converter/personnel_converter.c libpersonnel.a
+\t$(CC) $(CFLAGS) -I$(GEN) $< libpersonnel.a -lm -o $@
+libpersonnel.a: $(OBJECTS)
+\tar rcs $@ $^
+%.o: %.c
+\t$(CC) $(CFLAGS) -I$(GEN) -c $< -o $@
+"""
+
+
+def test_a_glob_all_c_build_makes_the_library_and_the_converter_apart(tmp_path, repo_root):
+    """Every .c of the output directory compiles into a library with no main(); the
+    converter's source is not among them (it sits in converter/) and links on top."""
+    spec = repo_root / "examples" / "personnel" / "personnel.asn"
+    subprocess.run([sys.executable, "-m", "asn1c_hybrid", "compile", str(spec), "-o",
+                    str(tmp_path / "gen"), "--name", "personnel", "--mode", "interpreted",
+                    "--emit-runtime", "--converter"], check=True, capture_output=True)
+    assert not list((tmp_path / "gen").glob("*converter*.c"))
+    (tmp_path / "Makefile").write_text(GLOB_ALL_MAKEFILE)
+    subprocess.run(["make", "-s"], cwd=tmp_path, check=True, capture_output=True)
+    symbols = subprocess.run(["nm", "--defined-only", str(tmp_path / "libpersonnel.a")],
+                             capture_output=True, text=True, check=True).stdout
+    assert " T main\n" not in symbols
+    der = (repo_root / "bench" / "messages" / "personnel.der").read_bytes()
+    out = subprocess.run([str(tmp_path / "converter"), "-p", "PersonnelRecord", "-"],
+                         input=der, capture_output=True, check=True).stdout
+    assert out == der

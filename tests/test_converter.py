@@ -29,9 +29,10 @@ ERROR_LINE = re.compile(r"^(?P<file>.+):(?P<offset>\d+): (?P<path>PersonnelRecor
                         r"PersonnelRecord(?:\.[\w-]+|\[\d+\])*): (?P<message>.+)$")
 
 
-@pytest.fixture(scope="module", params=["compiled", "interpreted"])
+@pytest.fixture(scope="module", params=["compiled", "interpreted", "hybrid"])
 def prog(request) -> cbuild.Build:
-    return cbuild.converter([SPEC], "--mode", request.param)
+    extra = ("--budget", "30%", "--cost-model", "units") if request.param == "hybrid" else ()
+    return cbuild.converter([SPEC], "--mode", request.param, *extra)
 
 
 @pytest.fixture
@@ -83,7 +84,17 @@ def test_several_files_and_stdin(prog, files):
     a, b = files("a.der", DER), files("b.ber", INDEFINITE)
     assert prog.run("-p", PDU, a, b).stdout == DER * 2
     assert prog.run("-p", PDU, "-", input=DER + DER).stdout == DER * 2
-    assert prog.run("-p", PDU, files("empty", b"")).stdout == b""
+
+
+def test_empty_input_is_an_error(prog, files):
+    """A file, or standard input, with no PDU in it is an error, not an empty success."""
+    for argv, name in (([files("empty", b"")], "empty"), (["-"], "-")):
+        result = prog.run("-p", PDU, *argv, input=b"", check=False)
+        assert result.returncode == 1 and result.stdout == b""
+        assert result.stderr.decode() == f"{argv[0]}:0: empty: no {PDU} in it\n"
+    # the files before it are converted; the empty one stops the run
+    result = prog.run("-p", PDU, files("one.der", DER), files("none", b""), check=False)
+    assert result.returncode == 1 and result.stdout == DER
 
 
 def test_error_line_names_file_offset_and_path(prog, files):

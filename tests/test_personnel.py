@@ -55,13 +55,57 @@ int main(void)
 """
 
 
+# The presence accessors of the header: children is DEFAULT {}, so clearing its bit leaves
+# it out of the DER (its default), and a decoder reads it back absent.
+PRESENCE = """
+#include <string.h>
+#include "spec.h"
+int main(void)
+{
+    static uint8_t full[1024], cut[1024], arena_bytes[8192];
+    size_t full_len, cut_len;
+    asn1h_error err;
+    asn1h_arena arena;
+    PersonnelRecord v = smithperson, back;
+    if (!PersonnelRecord_has_children(&v) || PersonnelRecord_children_bit != 0)
+        return 10;
+    if (asn1h_encode(&PersonnelRecord_type, &v, full, sizeof full, &full_len, &err))
+        return 11;
+    PersonnelRecord_clear_children(&v);
+    if (PersonnelRecord_has_children(&v) || v.present_[0] != 0)
+        return 12;
+    if (asn1h_encode(&PersonnelRecord_type, &v, cut, sizeof cut, &cut_len, &err))
+        return 13;
+    asn1h_arena_init(&arena, arena_bytes, sizeof arena_bytes, 0);
+    if (asn1h_decode(&PersonnelRecord_type, &back, cut, cut_len, &arena, NULL, NULL, &err)
+        || PersonnelRecord_has_children(&back) || back.children.count != 0)
+        return 14;
+    PersonnelRecord_set_children(&v);
+    if (!PersonnelRecord_has_children(&v) || v.present_[0] != 1)
+        return 15;
+    if (asn1h_encode(&PersonnelRecord_type, &v, cut, sizeof cut, &cut_len, &err)
+        || cut_len != full_len || memcmp(cut, full, full_len) != 0)
+        return 16;
+    return 0;
+}
+"""
+
+
 @pytest.fixture(scope="module", params=list(BUILDS))
 def build(request) -> cbuild.Build:
     b = cbuild.converter([SPEC], *BUILDS[request.param])
-    main = b.directory / "encode_smithperson.c"
-    main.write_text(ENCODE_SMITHPERSON)
-    cbuild.build_program(b.directory, "spec", main, program="encode_smithperson")
+    for name, text in (("encode_smithperson", ENCODE_SMITHPERSON), ("presence", PRESENCE)):
+        main = b.directory / f"{name}.c"
+        main.write_text(text)
+        cbuild.build_program(b.directory, "spec", main, program=name)
     return b
+
+
+def test_presence_accessors(build):
+    """has/set/clear on the DEFAULT member, the bit order the header documents, and what
+    the encoder and decoder make of it."""
+    result = subprocess.run([str(build.directory / "presence")], capture_output=True)
+    assert result.returncode == 0, result.returncode
 
 
 def jer_values(build: cbuild.Build, data: bytes, *options: str) -> list:

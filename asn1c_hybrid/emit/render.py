@@ -99,5 +99,7 @@ def render(layout: Layout, name: str, prefix: str = "",
         f"{name}.c": env.get_template("source.c.j2").render(context),
     }
     if converter:
-        files[f"{name}_converter.c"] = env.get_template("converter.c.j2").render(context)
+        # in a folder of its own: a build that compiles every .c of the output directory
+        # into a library must not get the converter's main()
+        files[f"converter/{name}_converter.c"] = env.get_template("converter.c.j2").render(context)
     return files

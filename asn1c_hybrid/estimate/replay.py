@@ -35,6 +35,7 @@ def build_counter(graph: TypeGraph, directory: Path) -> Path:
     ASN1H_PROFILE: a program that decodes PDUs and writes the runtime's counters."""
     files = generate(graph, set(), EmitOptions("replay", converter=True))
     for name, text in files.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_text(text)
     runtime = data_dir("runtime_c")
     sources = [directory / n for n in sorted(files) if n.endswith(".c")]

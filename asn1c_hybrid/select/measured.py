@@ -4,7 +4,8 @@ Code size of a type: the spec is generated all compiled and its C compiled with 
 compiler in use ($CC, else gcc) at -O2 with -ffunction-sections, so that every routine is
 a symbol of its own; `nm -S` gives their sizes.  A type's cost is the size of its decoder
 plus its encoder.  Cross-routine inlining is turned off (-fno-inline-small-functions
--fno-inline-functions -fno-ipa-icf) so that a routine's bytes are its own and costs add
+-fno-inline-functions -fno-inline-functions-called-once -fno-ipa-icf; the routines are
+static) so that a routine's bytes are its own and costs add
 up, as the knapsack assumes; the runtime's inline helpers are still inlined, as they are
 in every build.  The sizes are cached by the generated C and the compiler, so a build
 step that regenerates an unchanged spec does not compile it again.
@@ -40,7 +41,7 @@ from .calibration import Calibration, cache_dir, calibrated_savings, default_pat
 from .costs import Cost, knapsack_items
 
 SIZE_FLAGS = ("-std=c99", "-O2", "-ffunction-sections", "-fno-inline-small-functions",
-              "-fno-inline-functions", "-fno-ipa-icf")
+              "-fno-inline-functions", "-fno-inline-functions-called-once", "-fno-ipa-icf")
 BYTES = "bytes"
 
 

@@ -72,6 +72,8 @@ int main(int argc, char **argv)
     printf("number: %lld\n", (long long)record.number.v);
     print_text("date of hire", record.dateOfHire);
     print_name("spouse", &record.nameOfSpouse);
+    /* children is DEFAULT {}: its presence bit says whether the encoding held it */
+    printf("children: %s\n", PersonnelRecord_has_children(&record) ? "present" : "absent");
     for (i = 0; i < record.children.count; i++)
         print_name("child", &record.children.items[i].name);
     printf("same as smithperson: %s\n",

@@ -34,6 +34,7 @@ static void check_tl(const tl_case *c, int line)
     memset(&err, 0, sizeof err);
     memset(&d, 0, sizeof d);
     d.base = buf;
+    d.input_end = buf + size;
     d.err = &err;
     d.flags = c->flags;
     d.depth = ASN1H_MAX_DEPTH;
@@ -128,16 +129,17 @@ void test_ber_lengths(void)
         { H("\x04\x80"), 2, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
         /* 8.1.3.5 c: 0xFF is reserved */
         { H("\x04\xFF"), 0, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        /* a length that overruns the input, in every form */
-        { H("\x04\x05"), 4, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x04\x81\x80"), 127, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x04\x82\x01\x00"), 255, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x04\x83\x01\x00\x00"), 65535, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        /* length bombs: 2 GiB, 4 GiB - 1, 2^63, 2^64 - 1, and 2^64 (nine octets) */
-        { H("\x04\x84\x7F\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x04\x84\xFF\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x30\x88\x80\x00\x00\x00\x00\x00\x00\x00"), 16, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
-        { H("\x04\x88\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
+        /* a length that runs past the end of the input, in every form: the input was cut
+         * short */
+        { H("\x04\x05"), 4, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x04\x81\x80"), 127, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x04\x82\x01\x00"), 255, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x04\x83\x01\x00\x00"), 65535, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        /* length bombs: 2 GiB, 4 GiB - 1, 2^63, 2^64 - 1; 2^64 (nine octets) is no size */
+        { H("\x04\x84\x7F\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x04\x84\xFF\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x30\x88\x80\x00\x00\x00\x00\x00\x00\x00"), 16, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
+        { H("\x04\x88\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF"), 16, 0, ASN1H_ERR_TRUNCATED, 0, 0, 0, 1 },
         { H("\x04\x89\x01\x00\x00\x00\x00\x00\x00\x00\x00"), 16, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
         { H("\x04\xFE\x01"), 200, 0, ASN1H_ERR_LENGTH, 0, 0, 0, 1 },
         /* the input ends inside the length octets */
@@ -166,6 +168,61 @@ void test_ber_expect_fast_path(void)
     CHECK(asn1h_expect(overrun, overrun + sizeof overrun, 0x04, &content_end) == NULL);
     CHECK(asn1h_expect(short_form, short_form + 1, 0x04, &content_end) == NULL);
     CHECK(asn1h_expect(short_form, short_form + sizeof short_form, 0x05, &content_end) == NULL);
+}
+
+/* A length that overruns its container: a length error while the input holds the value,
+ * truncation when the input ends first. */
+void test_ber_overrun(void)
+{
+    static const uint8_t buf[12] = { 0x04, 0x05 };
+    asn1h_error err;
+    asn1h_dec d;
+    uint32_t tag;
+    unsigned form;
+    const uint8_t *content_end;
+    memset(&err, 0, sizeof err);
+    memset(&d, 0, sizeof d);
+    d.base = buf;
+    d.err = &err;
+    d.depth = ASN1H_MAX_DEPTH;
+    d.input_end = buf + sizeof buf;             /* the container ends at 4, the input at 12 */
+    CHECK(asn1h_read_tl(&d, buf, buf + 4, &tag, &form, &content_end) == NULL);
+    CHECK_EQ(err.code, ASN1H_ERR_LENGTH);
+    CHECK_EQ(err.offset, 1);
+    err.code = ASN1H_OK;
+    d.input_end = buf + 4;                      /* the input ends with the container */
+    CHECK(asn1h_read_tl(&d, buf, buf + 4, &tag, &form, &content_end) == NULL);
+    CHECK_EQ(err.code, ASN1H_ERR_TRUNCATED);
+    err.code = ASN1H_OK;
+    d.input_end = buf + 7;                      /* exactly the value's end: it fits the input */
+    CHECK(asn1h_read_tl(&d, buf, buf + 4, &tag, &form, &content_end) == NULL);
+    CHECK_EQ(err.code, ASN1H_ERR_LENGTH);
+}
+
+/* The same overrun past the input's end, inside a definite SEQUENCE the input holds whole
+ * (a length error) and inside an indefinite one (the input was cut short). */
+void test_ber_overrun_enclosed(void)
+{
+    asn1h_error err;
+    asn1h_open v;
+    asn1h_dec d;
+    static const uint8_t definite[] = { 0x30, 0x05, 0x02, 0x01, 0x07, 0x85, 0x05 };
+    static const uint8_t indefinite[] = { 0x30, 0x80, 0x02, 0x01, 0x07, 0x85, 0x05 };
+    memset(&err, 0, sizeof err);
+    memset(&d, 0, sizeof d);
+    d.err = &err;
+    d.depth = ASN1H_MAX_DEPTH;
+    d.base = definite;
+    d.input_end = definite + sizeof definite;
+    CHECK(asn1h_decode_open(&d, definite, d.input_end, &v) == NULL);
+    CHECK_EQ(err.code, ASN1H_ERR_LENGTH);
+    CHECK_EQ(err.offset, 6);
+    memset(&err, 0, sizeof err);
+    d.base = indefinite;
+    d.input_end = indefinite + sizeof indefinite;
+    CHECK(asn1h_decode_open(&d, indefinite, d.input_end, &v) == NULL);
+    CHECK_EQ(err.code, ASN1H_ERR_TRUNCATED);
+    CHECK_EQ(err.offset, 6);
 }
 
 /* Skipping whole values: definite, indefinite at any depth, up to the depth limit. */

@@ -6,6 +6,8 @@
     X(ber_identifiers) \
     X(ber_lengths) \
     X(ber_expect_fast_path) \
+    X(ber_overrun) \
+    X(ber_overrun_enclosed) \
     X(ber_skip) \
     X(ber_close) \
     X(ber_put_tag_and_length) \
