@@ -22,8 +22,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-# The benchmark suite against asn1c, Heimdal and OpenSSL: bench/results.csv, docs/benchmarks.md.
+# The benchmark suite against asn1c, Heimdal and OpenSSL: bench/sizes.csv (code size of every
+# build, -O2 and -Os), bench/results.csv (instructions), docs/benchmarks.md.
 bench: $(STAMP)
+	$(PY) bench/sizes.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), one per example PDU, FUZZ_SECONDS each; corpora and any

@@ -29,7 +29,7 @@ from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
-from .estimate.pdus import reachable_items, resolve_pdus, resolve_type
+from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
 from .estimate.profile import Profile
 from .estimate.replay import replay
 from .estimate.static import static_estimate
@@ -71,8 +71,9 @@ class SelectOptions:
                 calibration), "units" (Hoschka & Huitema's figure 3), or "auto": measured,
                 calibrating on first use, and units with a warning where it cannot be
                 measured (no C compiler, no valgrind).
-    pdus        the message types ("Module.Type"); also limits the budget to the types
-                they can hold.  Default: the types nothing else refers to.
+    pdus        the message types ("Module.Type"); limits the budget, and what `generate`
+                emits, to the types they can hold.  Default: the types nothing else
+                refers to (and every type is emitted).
     profiles    profile files to merge as the frequencies (else the static estimate).
     """
     pdus: tuple[str, ...] = ()
@@ -212,6 +213,16 @@ def compiled_types(graph: TypeGraph, options: CompileOptions, progress: Progress
     return chosen
 
 
+def emitted(graph: TypeGraph, options: SelectOptions) -> TypeGraph:
+    """The types a build emits: with PDUs named, those their values can involve (and the
+    forced types, and the types of the value assignments); else every type."""
+    if not options.pdus:
+        return graph
+    return emitted_graph(graph, pdus(graph, options),
+                         [resolve_type(graph, name).id
+                          for name in options.force_compiled + options.force_interpreted])
+
+
 def output_name(graph: Optional[TypeGraph], options: CompileOptions) -> str:
     """The base name of the generated files: `options.name`, else the first module's."""
     if options.name is not None:
@@ -238,7 +249,8 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     """Every output file, by name, rendered in memory: nothing is written.  A hybrid
     build uses `selection` when given (from `select`), else makes it."""
     name = output_name(graph, options)
-    files = emit_generate(graph, compiled_types(graph, options, progress, selection),
+    compiled = compiled_types(graph, options, progress, selection)
+    files = emit_generate(emitted(graph, options.select), compiled,
                           EmitOptions(name, options.prefix, converter=options.converter))
     if options.emit_runtime:
         for path in runtime_sources():

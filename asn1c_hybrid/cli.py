@@ -44,7 +44,8 @@ def _add_selection_args(parser: argparse.ArgumentParser) -> None:
                              "cost model's unit (bytes of machine code for the measured "
                              "model, the paper's code units for the units model)")
     parser.add_argument("--pdu", action="append", default=[], metavar="Module.Type",
-                        help="top-level type(s) of the messages (default: unreferenced types)")
+                        help="top-level type(s) of the messages (default: unreferenced types); "
+                             "compile then emits only the types their values can hold")
     parser.add_argument("--profile", metavar="FILE", action="append", default=[],
                         help="a profile from `asn1c-hybrid profile` instead of the static "
                              "estimate; several are merged by summing their counts")

@@ -333,6 +333,11 @@ class TypeGraph:
         node = self.nodes[node_id]
         return [c.type for c in node.members()] + ([node.alias_of] if node.alias_of else [])
 
+    def restricted_to(self, keep: set[str]) -> "TypeGraph":
+        """The graph of the nodes in `keep` (closed under `successors`), same order."""
+        return TypeGraph(self.modules, {i: n for i, n in self.nodes.items() if i in keep},
+                         self.values, self.sources)
+
     def roots(self) -> list[Node]:
         """The likely PDUs: named types that no type outside their own recursive cycle
         refers to (`Tree ::= SEQUENCE { children SEQUENCE OF Tree }` alone in a spec is a

@@ -33,6 +33,8 @@ from peers.common import CC, CFLAGS, LDFLAGS, Build, NotApplicable  # noqa: E402
 REPO = BENCH.parent
 RESULTS_CSV = BENCH / "results.csv"
 RESULTS_DOC = REPO / "docs" / "benchmarks.md"
+SIZES_CSV = BENCH / "sizes.csv"            # written by bench/sizes.py
+OBJECTS_CSV = BENCH / "objects.csv"        # likewise
 CSV_COLUMNS = ["benchmark", "implementation", "operation", "instructions_per_message",
                "bytes_per_message", "code_bytes"]
 
@@ -400,6 +402,60 @@ Peers: `bench/peers/` (asn1c with `-fwide-types -fcompound-names`; Heimdal's
 """
 
 
+def read_sizes(path: Path = SIZES_CSV) -> List[dict]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def size_table(rows: Sequence[dict]) -> List[str]:
+    """The code-size section of docs/benchmarks.md, from bench/sizes.csv."""
+    if not rows:
+        return []
+    levels = list(dict.fromkeys(r["level"] for r in rows))
+    lines = ["## Code size", "",
+             "Written by `bench/sizes.py` (`make bench`): bytes of `.text*`, `.rodata*` and "
+             "`.data*` that a decode-and-encode program keeps from each implementation "
+             "(`--gc-sections`).  Ours: `--pdu` the message type(s); hybrid at 10/20/40% "
+             "of the all-compiled code; split into generated code and runtime.  Heimdal's "
+             "runtime is its prebuilt library (as Debian built it, whatever the level); "
+             "asn1c's skeletons are copied among its generated files, so only its total "
+             "is given.", "",
+             "| spec | build | " + " | ".join(f"{lv} generated | {lv} runtime | {lv} total"
+                                             for lv in levels) + " |",
+             "| --- | --- |" + " ---: | ---: | ---: |" * len(levels)]
+    for spec in dict.fromkeys(r["spec"] for r in rows):
+        for build in dict.fromkeys(r["build"] for r in rows if r["spec"] == spec):
+            cells = []
+            for level in levels:
+                found = [r for r in rows if (r["spec"], r["build"], r["level"])
+                         == (spec, build, level)]
+                if not found or found[0]["total_bytes"] == "n/a":
+                    cells += ["", "", "n/a"]
+                elif build == "asn1c":
+                    cells += ["", "", f"{int(found[0]['total_bytes']):,}"]
+                else:
+                    cells += [f"{int(found[0][k]):,}" for k in
+                              ("generated_bytes", "runtime_bytes", "total_bytes")]
+            if any(cells):
+                lines.append(f"| {spec} | {build} | " + " | ".join(cells) + " |")
+    notes = sorted({f"{r['spec']} {r['build']}: {r['note']}" for r in rows
+                    if r["note"] and r["total_bytes"] == "n/a"
+                    and r["note"] != "not built for this spec"})
+    if notes:
+        lines += ["", "Not built: " + "; ".join(notes) + "."]
+    objects = read_sizes(OBJECTS_CSV)
+    if objects:
+        lines += ["", "Whole specifications, every type emitted, one object each (`gcc -O2 -c`, "
+                  "then `size`; `ASN1H_NO_NAMES` leaves the names out):", "",
+                  "| spec | mode | names | object bytes | gcc seconds |",
+                  "| --- | --- | --- | ---: | ---: |"]
+        lines += [f"| {o['spec']} | {o['mode']} | {o['names']} | {int(o['object_bytes']):,} "
+                  f"| {o['gcc_seconds']} |" for o in objects]
+    return lines + [""]
+
+
 def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: Path) -> None:
     lines = ["# Benchmarks", "",
              "Written by `bench/run.py`; do not edit by hand.  Instructions per message "
@@ -441,6 +497,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
             lines.append(f"| {implementation} | " + " | ".join(cells) +
                          f" | {code} | {' '.join(refs)} |")
         lines.append("")
+    lines += size_table(read_sizes())
     if notes:
         lines += ["## Notes", ""] + [f"{i}. {note}" for i, note in enumerate(notes, 1)] + [""]
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),

@@ -85,8 +85,10 @@ def generate(target: Target, mode: str, out: Path, *extra: str) -> Path:
     """Runs `asn1c-hybrid compile` for the target; returns the generated .c file."""
     from asn1c_hybrid.cli import main as cli_main
     out.mkdir(parents=True, exist_ok=True)
+    # every PDU of the same specification: they share the compiled object (_spec_object)
+    pdus = [t.pdu for t in TARGETS.values() if t.specs() == target.specs()]
     argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", "spec",
-            "--pdu", target.pdu, *MODES[mode], *extra]
+            *[arg for pdu in pdus for arg in ("--pdu", pdu)], *MODES[mode], *extra]
     with _generate_lock:                    # the compiler runs in this process, one at a time
         status = cli_main(argv)
     if status != 0:
@@ -95,13 +97,15 @@ def generate(target: Target, mode: str, out: Path, *extra: str) -> Path:
 
 
 def descriptor_symbol(source: Path, type_name: str) -> str:
-    """The C symbol of the descriptor whose name is `type_name` ("Module.Type")."""
+    """The C expression of the descriptor of `type_name` ("Module.Type"): its entry in the
+    spec's type array, which the generated source comments with the type's name."""
     text = source.read_text()
-    match = re.search(r'^(?:static )?const asn1h_type (\w+) = \{\s*"' + re.escape(type_name) + '"',
-                      text, re.M)
-    if not match:
+    spec = re.search(r"^const (\w+)_tables (\w+) = \{", text, re.M)
+    entry = re.search(r"^\s*\{ ASN1H_\w+, [^,]+, (\d+), .*\}?,? /\* " + re.escape(type_name)
+                      + r" \*/$", text, re.M)
+    if not spec or not entry:
         raise LookupError(f"no descriptor named {type_name} in {source}")
-    return match.group(1)
+    return f"{spec.group(2)}.types[{entry.group(1)}]"
 
 
 _runtime_cache: dict = {}

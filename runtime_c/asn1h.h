@@ -1,13 +1,17 @@
 /* asn1h.h: the asn1c-hybrid runtime.
  *
- * Generated code describes every ASN.1 type with one constant descriptor (asn1h_type).
- * A type is marshalled either by compiled routines, whose addresses sit in its descriptor,
- * or by the interpreter in this runtime, which walks the descriptor's member table.  Both
- * read and write the same C structs, so a message crosses between the two at any level.
+ * Generated code describes every ASN.1 type with one entry of its spec's compact tables
+ * (asn1h_type, below).  A type is marshalled either by compiled routines, which the tables
+ * point to, or by the interpreter in this runtime, which walks the type's member table.
+ * Both read and write the same C structs, so a message crosses between the two at any
+ * level.
  *
  * Options (define before including, or on the compiler's command line):
  *   ASN1H_PROFILE          count the values of each type as they are decoded
  *                          (see asn1h_profile); off by default, costs nothing when off.
+ *   ASN1H_NO_NAMES         (for the generated .c files) leave the names of types, members
+ *                          and enumeration items out of the tables: error paths then give
+ *                          member indexes, and JER is unavailable (asn1h_print_jer fails).
  *   ASN1H_MAX_DEPTH        default nesting limit for decoding (default 64).
  *   ASN1H_PATH_MAX         entries kept in an error's type path (default 16).
  *   ASN1H_ARENA_BLOCK      size of the first heap block of an arena (default 4096).
@@ -105,9 +109,11 @@ typedef enum asn1h_code {
     ASN1H_ERR_COUNT
 } asn1h_code;
 
+struct asn1h_member;
+
 typedef struct asn1h_path_entry {
-    const char *name;       /* component or alternative name; NULL for an array index */
-    size_t index;           /* element index when name is NULL */
+    const struct asn1h_member *member;  /* the component or alternative; NULL: an element */
+    size_t index;                       /* the element's index when member is NULL */
 } asn1h_path_entry;
 
 typedef struct asn1h_error {
@@ -121,7 +127,8 @@ typedef struct asn1h_error {
 
 const char *asn1h_strerror(asn1h_code code);
 /* "PersonnelRecordModule.PersonnelRecord.children[1].name: unexpected tag": the type path
- * and the error; err->offset says where in the input. */
+ * and the error; err->offset says where in the input.  In a build without names the
+ * components are their indexes in their type: "#12.children[1].#0". */
 size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size);
 
 /* ---- Arena --------------------------------------------------------------------------- */
@@ -164,7 +171,14 @@ static inline void *asn1h_arena_alloc(asn1h_arena *a, size_t size)
     return asn1h_arena_alloc_slow(a, size);
 }
 
-/* ---- Descriptors --------------------------------------------------------------------- */
+/* ---- Descriptors: the compact tables ------------------------------------------------
+ *
+ * A specification's tables are one constant object, the spec: a header (asn1h_spec) with
+ * the type array right after it.  Types, members and every other entry refer to each other
+ * by 16-bit indices, and names live in one string pool; docs/runtime.md, "The table
+ * format", documents every byte with a worked example.  A type's descriptor is its entry
+ * in the type array: `&PersonnelRecord_type` is `&spec.types[k]`, and the runtime finds
+ * the spec from it (asn1h_spec_of).  Generated headers name each entry with a macro. */
 
 typedef enum asn1h_kind {
     ASN1H_BOOLEAN, ASN1H_INTEGER, ASN1H_ENUMERATED, ASN1H_REAL, ASN1H_BIT_STRING,
@@ -172,12 +186,19 @@ typedef enum asn1h_kind {
     ASN1H_CHOICE, ASN1H_OPEN
 } asn1h_kind;
 
-/* A tag as one number: class in the top two bits, then the tag number. */
+/* A tag as one number, as decoding compares them: class in the top two bits, then the
+ * tag number.  ASN1H_TAG values sort in the canonical order of tags (X.680 8.6). */
 #define ASN1H_TAG(cls, num) (((uint32_t)(cls) << 30) | (uint32_t)(num))
 #define ASN1H_UNIVERSAL   0u
 #define ASN1H_APPLICATION 1u
 #define ASN1H_CONTEXT     2u
 #define ASN1H_PRIVATE     3u
+
+/* A tag packed in 16 bits, as the tables keep them: class in the top two bits, the number
+ * below (up to ASN1H_PACKED_MAX).  0 means no tag: UNIVERSAL 0 is reserved. */
+#define ASN1H_PACK_TAG(cls, num) ((uint16_t)(((unsigned)(cls) << 14) | (unsigned)(num)))
+#define ASN1H_PACKED_MAX 0x3FFFu
+#define ASN1H_UNPACK_TAG(t) ((uint32_t)((t) >> 14) << 30 | ((t) & 0x3FFFu))
 
 /* asn1h_type.aux for INTEGER and ENUMERATED: the C storage. */
 enum {
@@ -187,25 +208,32 @@ enum {
 };
 
 /* asn1h_type.flags */
-#define ASN1H_T_EXTENSIBLE  0x01u     /* "..." : unknown additions are skipped */
-#define ASN1H_T_NAMED_BITS  0x02u     /* BIT STRING with named bits: DER drops trailing 0s */
+#define ASN1H_T_EXTENSIBLE   0x01u    /* "..." : unknown additions are skipped */
+#define ASN1H_T_NAMED_BITS   0x02u    /* BIT STRING with named bits: DER drops trailing 0s */
+#define ASN1H_T_DENSE        0x04u    /* ENUMERATED whose items are 0, 1, 2, ...: no values */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
-#define ASN1H_T_FIXED_SIZE 0x10u      /* BIT STRING (SIZE(n)): JER writes it as bare hex */
-#define ASN1H_T_CONTAINING 0x20u      /* OCTET STRING (CONTAINING open type): an asn1h_open
-                                         of the contents, `info` its table */
+#define ASN1H_T_FIXED_SIZE   0x10u    /* BIT STRING (SIZE(n)): JER writes it as bare hex */
+#define ASN1H_T_CONTAINING   0x20u    /* OCTET STRING (CONTAINING open type): an asn1h_open
+                                         of the contents, `first` its table */
+#define ASN1H_T_TAG_LIST     0x40u    /* `tag` indexes spec->tags: {count, tags...} */
+#define ASN1H_T_COMPILED     0x80u    /* has compiled routines: spec->routines[aux - 1] */
 
 /* asn1h_member.flags */
 #define ASN1H_M_OPTIONAL  0x01u
-#define ASN1H_M_DEFAULT   0x02u
+#define ASN1H_M_DEFAULT   0x02u       /* its value is in spec->defaults */
 #define ASN1H_M_EXTENSION 0x04u       /* an extension addition: may be absent */
 #define ASN1H_M_POINTER   0x08u       /* stored as a pointer (recursive types) */
 #define ASN1H_M_IMPLICIT  0x10u       /* `tag` replaces the type's outermost tag */
 #define ASN1H_M_EXPLICIT  0x20u       /* `tag` wraps the type's tags */
+#define ASN1H_M_LONG_TAG  0x40u       /* `tag` indexes spec->tags (a number above 16383) */
+#define ASN1H_M_DEFAULT_VALUE 0x80u   /* a DEFAULT that is not all zero: decoding an absent
+                                         member copies it in (zeroed memory is the rest) */
 
-#define ASN1H_NO_BIT 0xFFFFu
+#define ASN1H_NO_BIT 0xFFu
 
 typedef struct asn1h_dec asn1h_dec;
 typedef struct asn1h_enc asn1h_enc;
+typedef struct asn1h_spec asn1h_spec;
 
 /* The compiled routines of a type work on its contents, inside its innermost own tag; the
  * caller reads and writes the tags.  For CHOICE and open types, which have no tag of their
@@ -219,70 +247,136 @@ typedef const uint8_t *asn1h_decode_fn(asn1h_dec *d, const uint8_t *p, const uin
                                        unsigned form, void *value);
 typedef uint8_t *asn1h_encode_fn(asn1h_enc *e, uint8_t *p, const void *value);
 
-typedef struct asn1h_member {
-    const char *name;
-    const struct asn1h_type *type;
-    const void *dflt;          /* DEFAULT value in the member's C type; NULL: all zero */
-    uint32_t tag;              /* the member's own tag, with ASN1H_M_IMPLICIT/EXPLICIT */
-    uint32_t offset;           /* in the parent struct (CHOICE: of the union member) */
-    uint16_t bit;              /* presence bit in the parent's present_[], or ASN1H_NO_BIT */
-    uint8_t flags;
-} asn1h_member;
-
+/* A type: 16 bytes.  Kind-specific fields:
+ *   SEQUENCE, SET  first, count: its members (a SET's in DER tag order); aux: the index
+ *                  of its compiled routines plus 1 (with ASN1H_T_COMPILED).  The presence
+ *                  bits `present_[]` are the struct's first member (offset 0)
+ *   CHOICE         the same; `which` (uint32_t) is the struct's first member: 0 none, i+1
+ *                  members[i], ASN1H_WHICH_UNKNOWN an unknown alternative kept in
+ *                  `u.unknown_` (an asn1h_bytes at the offset of every alternative)
+ *   SEQUENCE OF    first: the element's member entry; aux: routines as above
+ *   INTEGER        aux: storage (ASN1H_INT_*)
+ *   ENUMERATED     aux: storage; extra: how many items are the root's; first, count: its
+ *                  items in spec->enum_values (unless ASN1H_T_DENSE) and spec->enum_names
+ *   BYTES          aux: the universal tag number of the built-in type (4, 6, 12, 22, ...)
+ *   OPEN           first, count: its table in spec->open (or count 0: kept raw); extra:
+ *                  the key member's index in the parent (also BYTES with
+ *                  ASN1H_T_CONTAINING, whose aux stays its universal tag number) */
 typedef struct asn1h_type {
-    const char *name;               /* "Module.Type", for error paths and profiles */
-    asn1h_decode_fn *decode;        /* compiled contents decoder; NULL: interpreted */
-    asn1h_encode_fn *encode;        /* compiled contents encoder; NULL: interpreted */
-    const asn1h_member *members;    /* SEQUENCE, SET, CHOICE; the element of SEQUENCE OF */
-    const void *info;               /* kind-specific table, see below */
-    const uint32_t *tags;           /* own tags, outermost first */
-    uint32_t size;                  /* sizeof the C representation */
-    uint32_t aux;                   /* kind-specific number, see below */
-    uint16_t nmembers;
-    uint16_t id;                    /* index in the spec's type list (profiles) */
     uint8_t kind;                   /* asn1h_kind */
-    uint8_t ntags;
     uint8_t flags;                  /* ASN1H_T_* */
+    uint16_t self;                  /* index in the spec's type array */
+    uint16_t size;                  /* sizeof the C representation */
+    uint16_t tag;                   /* its one own tag, packed (that of its own TLV);
+                                       0: none; several tags, a long one, or those of a
+                                       CHOICE or open type: ASN1H_T_TAG_LIST */
+    uint16_t first;
+    uint16_t count;
+    uint16_t aux;
+    uint16_t extra;                 /* ENUMERATED: root item count; OPEN: key member */
 } asn1h_type;
 
-/* Kind-specific data:
- *   INTEGER      aux: storage (ASN1H_INT_*)
- *   ENUMERATED   aux: storage; info: const asn1h_enum_info *
- *   BYTES        aux: the universal tag number of the built-in type (4, 6, 12, 22, ...)
- *   BIT STRING   flags: ASN1H_T_NAMED_BITS, ASN1H_T_FIXED_SIZE
- *   SEQUENCE/SET aux: offsetof present_[] (ASN1H_NO_BIT if no member needs a bit);
- *                info (SET): const uint16_t *, member indexes in DER (tag) order
- *   CHOICE       aux: offsetof the `unknown_` alternative (extensible) ; the selector
- *                `which` is the first member of the struct: 0 none, i+1 members[i],
- *                ASN1H_WHICH_UNKNOWN an unknown extension kept as raw TLV
- *   SEQUENCE OF  members[0]: the element
- *   OPEN         info: const asn1h_open_info * or NULL (also BYTES, ASN1H_T_CONTAINING) */
+/* A member of a SEQUENCE, SET or CHOICE, or the element of a list: 8 bytes. */
+typedef struct asn1h_member {
+    uint16_t type;                  /* index in the spec's type array */
+    uint16_t offset;                /* in the parent struct (CHOICE: of the union member) */
+    uint16_t tag;                   /* the outermost tag of its encoding, packed: its own
+                                       with ASN1H_M_IMPLICIT/EXPLICIT, else its type's;
+                                       0 for an untagged CHOICE or open type */
+    uint8_t flags;                  /* ASN1H_M_* */
+    uint8_t bit;                    /* presence bit in the parent's present_[], or
+                                       ASN1H_NO_BIT */
+} asn1h_member;
+
 #define ASN1H_WHICH_UNKNOWN 0xFFFFu
 
-typedef struct asn1h_named {
-    const char *name;
-    int64_t value;
-} asn1h_named;
+/* A DEFAULT value: its C value, and its DER contents (a member whose own encoding is
+ * that is left out by DER, X.690 11.5). */
+typedef struct asn1h_default {
+    const void *value;
+    const uint8_t *der;
+    uint16_t member;                /* index in spec->members */
+    uint16_t der_len;
+} asn1h_default;
 
-typedef struct asn1h_enum_info {
-    const asn1h_named *items;   /* root items first, then additions */
-    uint16_t count;
-    uint16_t root_count;
-} asn1h_enum_info;
-
-/* Table constraint of an open type: the sibling member `key_member` (an OBJECT IDENTIFIER
- * or INTEGER) selects the entry whose `key` equals its contents octets. */
+/* An entry of an open type's table: the key's contents octets (in spec->data) and the
+ * type it selects. */
 typedef struct asn1h_open_entry {
-    const uint8_t *key;
-    size_t key_len;
-    const asn1h_type *type;
+    uint16_t key;                   /* offset in spec->data */
+    uint16_t key_len;
+    uint16_t type;
 } asn1h_open_entry;
 
-typedef struct asn1h_open_info {
-    const asn1h_open_entry *entries;
-    uint16_t count;
-    uint16_t key_member;
-} asn1h_open_info;
+typedef struct asn1h_routines {
+    asn1h_decode_fn *decode;
+    asn1h_encode_fn *encode;
+} asn1h_routines;
+
+/* The runtime's optional parts a spec uses: the generator sets the ones its types need,
+ * so that a program links only those (--gc-sections drops the rest). */
+typedef struct asn1h_codecs {
+    /* REAL contents (asn1h_real.c) */
+    const uint8_t *(*real_decode)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  unsigned form, double *v);
+    uint8_t *(*real_encode)(asn1h_enc *e, uint8_t *p, double v);
+    /* UTCTime and GeneralizedTime contents (asn1h_time.c) */
+    const uint8_t *(*time_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, asn1h_bytes *v);
+    uint8_t *(*time_encode)(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
+                            unsigned universal);
+    /* open types and unknown alternatives kept as received (asn1h_received.c) */
+    const uint8_t *(*resolve_open_types)(asn1h_dec *d, const asn1h_type *t, void *value);
+    uint8_t *(*put_received)(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
+} asn1h_codecs;
+
+/* The header of a spec's tables; the type array follows it in the same object. */
+struct asn1h_spec {
+    const asn1h_member *members;
+    const asn1h_routines *routines;     /* compiled types' routines, by asn1h_type.aux - 1 */
+    const asn1h_codecs *codecs;
+    const uint32_t *tags;               /* tag lists: a count, then the tags (ASN1H_TAG) */
+    const asn1h_default *defaults;      /* by member index */
+    const asn1h_open_entry *open;
+    const uint8_t *data;                /* open tables' keys */
+    const int64_t *enum_values;         /* of the ENUMERATED types that are not dense */
+    const char *strings;                /* the string pool: NUL-terminated names, each at
+                                           (offset << name_shift) */
+    const uint16_t *type_names;         /* "Module.Type" of each type, in strings; NULL in
+                                           a build without names */
+    const uint16_t *member_names;       /* of each member; NULL without names */
+    const uint16_t *enum_names;         /* of each ENUMERATED item; NULL without names */
+    const char *spec_hash;              /* of the specification (profiles) */
+    const uint16_t *profile_names;      /* "Module.Type.component" of every type, in
+                                           profile_strings: only in objects built with
+                                           ASN1H_PROFILE, else NULL */
+    const char *profile_strings;
+    uint16_t ntypes, nmembers, ndefaults;
+    uint8_t name_shift;                 /* names start at multiples of 1 << name_shift, so
+                                           that 16-bit offsets reach every one */
+    uint8_t profile_shift;              /* the same in profile_strings */
+};
+
+/* A name of the string pool, from its 16-bit offset. */
+static inline const char *asn1h_name(const asn1h_spec *spec, uint16_t offset)
+{
+    return spec->strings + ((size_t)offset << spec->name_shift);
+}
+
+/* The spec a type's entry belongs to: its header sits right before the type array. */
+static inline const asn1h_spec *asn1h_spec_of(const asn1h_type *t)
+{
+    return (const asn1h_spec *)(const void *)((const char *)(t - t->self)
+                                              - sizeof(asn1h_spec));
+}
+
+static inline const asn1h_type *asn1h_spec_types(const asn1h_spec *spec)
+{
+    return (const asn1h_type *)(const void *)((const char *)spec + sizeof(asn1h_spec));
+}
+
+/* "Module.Type" (or the built-in type's name for a descriptor shared by anonymous
+ * primitive types); "#k" (the index) in a build without names. */
+const char *asn1h_type_name(const asn1h_type *t);
 
 /* ---- Decoding and encoding ----------------------------------------------------------- */
 
@@ -300,6 +394,8 @@ typedef struct asn1h_decode_opts {
 struct asn1h_dec {
     const uint8_t *base;            /* the start of the input, for error offsets */
     const uint8_t *input_end;       /* its end: a length past it means truncated input */
+    const asn1h_spec *spec;         /* the tables of the types being decoded */
+    const asn1h_type *types;        /* spec's type array */
     asn1h_arena *arena;
     asn1h_error *err;
     unsigned flags;
@@ -310,6 +406,8 @@ struct asn1h_dec {
 struct asn1h_enc {
     uint8_t *start;                 /* the lowest byte that may be written */
     asn1h_error *err;
+    const asn1h_spec *spec;
+    const asn1h_type *types;
 };
 
 /* Decodes one value of `type` from buf[0..len) into *value (cleared first), allocating
@@ -334,15 +432,15 @@ int asn1h_print_jer(FILE *out, const asn1h_type *type, const void *value);
 /* ---- Profiles (trace replay and -fprofile-generate style counting) -------------------- */
 
 struct asn1h_profile {
-    const char *spec_hash;          /* of the specification the types were generated from */
-    const asn1h_type *const *types; /* indexed by asn1h_type.id */
-    size_t ntypes;
-    uint64_t *values;               /* values decoded, per type */
+    const asn1h_spec *spec;         /* the tables counted: spec->ntypes counters each */
+    uint64_t *values;               /* values decoded, per type (by asn1h_type.self) */
     uint64_t *items;                /* SEQUENCE OF / SET OF: elements decoded, per type */
     uint64_t messages;              /* asn1h_decode calls that succeeded */
 };
 
-/* Writes the counters as a profile file (JSON keyed by type identifier). */
+/* Writes the counters as a profile file (JSON keyed by type identifier).  The spec must
+ * have been generated into an object built with ASN1H_PROFILE, which keeps the names of
+ * anonymous types (-1 otherwise). */
 int asn1h_profile_write(FILE *out, const asn1h_profile *profile);
 
 /* ---- Interpreter entry points used by compiled routines ------------------------------ */

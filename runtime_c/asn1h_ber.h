@@ -1,8 +1,16 @@
-/* asn1h_ber.h: BER/DER primitives shared by the interpreter and compiled routines.
+/* asn1h_ber.h: BER/DER primitives shared by the interpreter and compiled routines, and the
+ * reading of the compact tables.
  *
  * Not part of the public API: generated .c files and the runtime include it.  The common
  * cases (one-octet identifiers, short lengths, small integers) are inline here; the rare
- * ones are out-of-line functions, the paper's "partial inlining".
+ * ones are out-of-line functions (asn1h_ber.c), the paper's "partial inlining".
+ *
+ * The runtime's layers, each using only those below it (docs/runtime.md):
+ *   primitives      asn1h_arena.c, asn1h_ber.c (identifiers, lengths, INTEGER contents,
+ *                   DER sorting), asn1h_time.c, asn1h_real.c
+ *   codecs          asn1h_decode.c, asn1h_encode.c (the interpreter), asn1h_received.c
+ *                   (open types and unknown alternatives kept as received)
+ *   value services  asn1h_value.c (equality, error text, profiles), asn1h_jer.c
  */
 #ifndef ASN1H_BER_H
 #define ASN1H_BER_H
@@ -66,6 +74,57 @@ ASN1H_INLINE unsigned asn1h_load_be16(const uint8_t *p)
 #endif
 }
 
+/* ---- Reading the tables ------------------------------------------------------------- */
+
+static inline const asn1h_type *asn1h_member_type(const asn1h_type *types,
+                                                  const asn1h_member *m)
+{
+    return types + m->type;
+}
+
+/* The outermost tag of a member's encoding: its own (IMPLICIT, EXPLICIT) or its type's;
+ * 0 when it has none (an untagged CHOICE or open type). */
+static inline uint32_t asn1h_member_tag(const asn1h_spec *spec, const asn1h_member *m)
+{
+    return ASN1H_UNLIKELY(m->flags & ASN1H_M_LONG_TAG) ? spec->tags[m->tag]
+                                                       : ASN1H_UNPACK_TAG(m->tag);
+}
+
+/* How many own tags a type has (0 for an untagged CHOICE or open type). */
+static inline unsigned asn1h_ntags(const asn1h_spec *spec, const asn1h_type *t)
+{
+    return (t->flags & ASN1H_T_TAG_LIST) ? spec->tags[t->tag] : t->tag != 0;
+}
+
+/* A type's outermost own tag; 0 when it has none. */
+static inline uint32_t asn1h_first_tag(const asn1h_spec *spec, const asn1h_type *t)
+{
+    return (t->flags & ASN1H_T_TAG_LIST) ? spec->tags[t->tag + 1] : ASN1H_UNPACK_TAG(t->tag);
+}
+
+/* A type's own tags, outermost first, in *tags (buf when it has one); returns how many. */
+static inline unsigned asn1h_type_tags(const asn1h_spec *spec, const asn1h_type *t,
+                                       uint32_t *buf, const uint32_t **tags)
+{
+    if (t->flags & ASN1H_T_TAG_LIST) {
+        *tags = spec->tags + t->tag + 1;
+        return spec->tags[t->tag];
+    }
+    buf[0] = ASN1H_UNPACK_TAG(t->tag);
+    *tags = buf;
+    return t->tag != 0;
+}
+
+/* The compiled routines of a constructed type, or NULL when it is interpreted. */
+static inline const asn1h_routines *asn1h_routines_of(const asn1h_spec *spec,
+                                                      const asn1h_type *t)
+{
+    return (t->flags & ASN1H_T_COMPILED) ? &spec->routines[t->aux - 1] : NULL;
+}
+
+/* The DEFAULT value of member m (NULL: all zero, or m has none). */
+const asn1h_default *asn1h_default_of(const asn1h_spec *spec, const asn1h_member *m);
+
 /* CHOICE and open types have no identifier of their own (their tags wrap the alternative). */
 static inline int asn1h_has_own_tlv(const asn1h_type *t)
 {
@@ -92,13 +151,14 @@ static inline asn1h_error *asn1h_error_reset(asn1h_error *err, const asn1h_type 
 }
 
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
-/* While an error unwinds: prepend a component name (or an element index) to its path. */
-void asn1h_path_push(asn1h_error *err, const char *name, size_t index);
+/* While an error unwinds: prepend a component (or, when m is NULL, an element index) to
+ * its path. */
+void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index);
 uint8_t *asn1h_enc_fail(asn1h_enc *e, asn1h_code code);
 
-static inline const uint8_t *asn1h_unwind(asn1h_dec *d, const char *name)
+static inline const uint8_t *asn1h_unwind(asn1h_dec *d, const asn1h_member *m)
 {
-    asn1h_path_push(d->err, name, 0);
+    asn1h_path_push(d->err, m, 0);
     return NULL;
 }
 
@@ -108,9 +168,9 @@ static inline const uint8_t *asn1h_unwind_index(asn1h_dec *d, size_t index)
     return NULL;
 }
 
-static inline uint8_t *asn1h_enc_unwind(asn1h_enc *e, const char *name)
+static inline uint8_t *asn1h_enc_unwind(asn1h_enc *e, const asn1h_member *m)
 {
-    asn1h_path_push(e->err, name, 0);
+    asn1h_path_push(e->err, m, 0);
     return NULL;
 }
 
@@ -197,12 +257,18 @@ const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, u
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
 /* Skips one TLV that will be kept as received, checking that it is well formed at every
  * level, within the nesting limit. */
-const uint8_t *asn1h_skip_value(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
+const uint8_t *asn1h_skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                unsigned depth);
+static inline const uint8_t *asn1h_skip_value(asn1h_dec *d, const uint8_t *p,
+                                              const uint8_t *end)
+{
+    return asn1h_skip_whole(d, p, end, d->depth);
+}
 /* Whether a TLV with this outermost tag can start a value of the member / the type. */
-int asn1h_member_accepts(const asn1h_member *m, uint32_t tag);
-int asn1h_type_accepts(const asn1h_type *t, uint32_t tag);
+int asn1h_member_accepts(const asn1h_dec *d, const asn1h_member *m, uint32_t tag);
+int asn1h_type_accepts(const asn1h_dec *d, const asn1h_type *t, uint32_t tag);
 /* Sets an absent member to its DEFAULT value (or leaves it zero). */
-void asn1h_set_default(const asn1h_member *m, void *base);
+void asn1h_set_default(const asn1h_dec *d, const asn1h_member *m, void *base);
 
 /* Enters a constructed value: one level of the nesting budget. */
 #define ASN1H_ENTER(d, p) \
@@ -330,27 +396,52 @@ const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const 
 /* Strict DER, after a DEFAULT member was decoded at `at`: 0 (error recorded) when its value
  * is the default, which DER leaves out. */
 int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
-                         uint32_t present_offset, const uint8_t *at);
+                         const uint8_t *at);
 /* Skips unknown extension additions that no member from `from` on accepts. */
 const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned from,
                                   const uint8_t *p, const uint8_t *end, unsigned form);
-/* Decodes the open types of a SEQUENCE/SET whose table constraint names their type. */
+/* Decodes the open types of a SEQUENCE/SET whose table constraint names their type
+ * (asn1h_received.c, through spec->codecs). */
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *value);
+/* Writes a value kept as received (an open type, an unknown alternative) with DER framing
+ * (asn1h_received.c, through spec->codecs). */
+uint8_t *asn1h_put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
 /* UTCTime (universal 23) and GeneralizedTime (24), asn1h_time.c: whether the octets are a
  * time of X.680; whether they are one in its DER form (X.690 11.7, 11.8); the DER form of
- * a time, 0 when it has none (a local time); writing a time's contents in DER form. */
+ * a time, 0 when it has none (a local time); decoding and writing a time's contents. */
 #define ASN1H_TIME_MAX 64
 int asn1h_is_time(const uint8_t *p, const uint8_t *end, unsigned universal);
 int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal);
 size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
                       uint8_t out[ASN1H_TIME_MAX]);
+const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                              const uint8_t *end, unsigned form, asn1h_bytes *v);
 uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal);
+/* REAL contents (X.690 8.5, 11.3), asn1h_real.c. */
+const uint8_t *asn1h_dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                              unsigned form, double *v);
+uint8_t *asn1h_enc_real(asn1h_enc *e, uint8_t *p, double v);
 /* DER: whether the element encoded in [previous, at) sorts before the one in [at, end). */
 int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end);
 /* OBJECT IDENTIFIER / RELATIVE-OID contents: subidentifiers in the fewest octets. */
 const uint8_t *asn1h_check_oid(asn1h_dec *d, const uint8_t *p, const uint8_t *end, int relative);
 
 /* ---- Primitive contents decoders (p..end is exactly the contents) -------------------- */
+
+/* The C storage of an INTEGER or ENUMERATED (ASN1H_INT_*). */
+static inline unsigned asn1h_storage(const asn1h_type *t)
+{
+    return t->aux;
+}
+
+/* A value stored as `storage`, as a number (ASN1H_INT_BIG excepted). */
+int64_t asn1h_load_int(unsigned storage, const void *v);
+
+/* Reads a value's own tags (explicit wrappers, then its identifier) and its contents;
+ * writes them.  For open types' values and the top of asn1h_decode/asn1h_encode. */
+const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                   const uint8_t *end, void *v);
+uint8_t *asn1h_encode_tagged(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
 
 const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, asn1h_bytes *v);
@@ -359,14 +450,15 @@ const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p
 
 /* ---- Presence bits ------------------------------------------------------------------- */
 
-static inline void asn1h_set_bit(void *base, uint32_t present_offset, unsigned bit)
+/* present_[] is the first member of a SEQUENCE's or SET's struct. */
+static inline void asn1h_set_bit(void *base, unsigned bit)
 {
-    ((uint8_t *)base)[present_offset + (bit >> 3)] |= (uint8_t)(1u << (bit & 7));
+    ((uint8_t *)base)[bit >> 3] |= (uint8_t)(1u << (bit & 7));
 }
 
-static inline int asn1h_get_bit(const void *base, uint32_t present_offset, unsigned bit)
+static inline int asn1h_get_bit(const void *base, unsigned bit)
 {
-    return (((const uint8_t *)base)[present_offset + (bit >> 3)] >> (bit & 7)) & 1;
+    return (((const uint8_t *)base)[bit >> 3] >> (bit & 7)) & 1;
 }
 
 /* SEQUENCE OF / SET OF share the layout { T *items; size_t count; }.  The interpreter
@@ -384,6 +476,11 @@ static inline void asn1h_array_set(void *v, void *items, size_t count)
 }
 
 /* ---- Encoding (backwards from p) ----------------------------------------------------- */
+
+/* Returns (after recording ASN1H_ERR_BUFFER) unless n octets can be written below p. */
+#define ASN1H_ROOM(e, p, n) \
+    do { if (ASN1H_UNLIKELY((size_t)((p) - (e)->start) < (size_t)(n))) \
+             return asn1h_enc_fail((e), ASN1H_ERR_BUFFER); } while (0)
 
 uint8_t *asn1h_put_len_long(asn1h_enc *e, uint8_t *p, size_t len);
 uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned constructed);
@@ -457,13 +554,17 @@ void asn1h_sort_set_components(uint8_t *p, uint8_t *end);
 uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v);
 uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t v);
 uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
+/* An INTEGER's minimal two's-complement contents octets: in scratch, or its own `big`. */
+const uint8_t *asn1h_int_octets(const asn1h_type *t, const void *v, uint8_t scratch[10],
+                                size_t *len);
 
 /* Whether two values kept as received (open types, unknown alternatives) are the same
- * value, whatever the BER framing of each. */
+ * value, whatever the BER framing of each (asn1h_received.c). */
 int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
-/* Whether an absent-able member must be encoded (DER: DEFAULT values are left out). */
-int asn1h_member_encoded(const asn1h_member *m, const void *base, uint32_t present_offset);
+/* Whether an absent-able member must be encoded: it is present, and (DEFAULT) its value
+ * is not the default, which DER leaves out (compared by their DER contents). */
+int asn1h_member_encoded(const asn1h_spec *spec, const asn1h_member *m, const void *base);
 
 #ifdef __cplusplus
 }

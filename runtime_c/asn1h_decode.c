@@ -2,300 +2,69 @@
  *
  * Every routine takes the bounds of what it may read and returns the position after what
  * it read, or NULL after recording an error with asn1h_fail.  While an error unwinds,
- * each level adds its component name to the error's path.
+ * each level adds its component to the error's path.  Types and members come from the
+ * compact tables (asn1h.h); d->types is the spec's type array.
  */
-#include <math.h>
-#include <stdlib.h>
-
 #include "asn1h_ber.h"
-
-/* ---- Errors -------------------------------------------------------------------------- */
-
-const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at)
-{
-    asn1h_error *err = d->err;
-    if (err->code == ASN1H_OK) {            /* keep the first, innermost failure */
-        err->code = code;
-        err->offset = (size_t)(at - d->base);
-        err->depth = 0;
-        err->truncated = false;
-    }
-    return NULL;
-}
-
-void asn1h_path_push(asn1h_error *err, const char *name, size_t index)
-{
-    if (err->depth < ASN1H_PATH_MAX) {
-        err->path[err->depth].name = name;
-        err->path[err->depth].index = index;
-        err->depth++;
-    } else {
-        err->truncated = true;
-    }
-}
-
-/* ---- Identifiers and lengths --------------------------------------------------------- */
-
-const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  uint32_t *tag, unsigned *form)
-{
-    const uint8_t *start = p;
-    uint32_t number = 0;
-    uint32_t cls = p[0] >> 6;
-
-    *form = (p[0] >> 5) & 1u;
-    p++;
-    if (p < end && (*p & 0x7F) == 0)        /* X.690 8.1.2.4.2 c: no leading zero bits */
-        return asn1h_fail(d, ASN1H_ERR_TAG, start);
-    do {
-        if (p >= end)
-            return asn1h_fail(d, ASN1H_ERR_TRUNCATED, start);
-        if (number > (0x3FFFFFFFu >> 7))
-            return asn1h_fail(d, ASN1H_ERR_TAG, start);
-        number = (number << 7) | (*p & 0x7Fu);
-    } while (*p++ & 0x80);
-    if (number < 31 && (d->flags & ASN1H_DER))
-        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
-    *tag = (cls << 30) | number;
-    return p;
-}
-
-const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  unsigned *form, const uint8_t **content_end)
-{
-    const uint8_t *start = p;
-    size_t len = 0, n, i;
-
-    if (p >= end)
-        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
-    if (*p == 0x80) {
-        if (!(*form & ASN1H_FORM_CONSTRUCTED))
-            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        if (d->flags & ASN1H_DER)
-            return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
-        *form |= ASN1H_FORM_INDEF;
-        *content_end = end;
-        return p + 1;
-    }
-    n = *p++ & 0x7Fu;
-    if (n == 0x7F)                          /* reserved (X.690 8.1.3.5 c) */
-        return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-    if ((size_t)(end - p) < n)
-        return asn1h_overrun(d, start, p, n);
-    for (i = 0; i < n; i++) {
-        if (len > (SIZE_MAX >> 8))
-            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        len = (len << 8) | p[i];
-    }
-    if ((d->flags & ASN1H_DER) && (n == 0 || len < 0x80 || p[0] == 0))
-        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
-    p += n;
-    if ((size_t)(end - p) < len)
-        return asn1h_overrun(d, start, p, len);
-    *content_end = p + len;
-    return p;
-}
-
-/* One identifier and length, read without checks beyond the bounds: the contents, their
- * length and whether it is indefinite; 0 when the header is malformed or cut short. */
-static int raw_tl(const uint8_t *p, const uint8_t *end, const uint8_t **contents,
-                  size_t *len, int *indefinite)
-{
-    size_t n;
-    if (p >= end)
-        return 0;
-    if ((*p++ & 0x1F) == 0x1F)
-        do {
-            if (p >= end)
-                return 0;
-        } while (*p++ & 0x80);
-    if (p >= end)
-        return 0;
-    *indefinite = *p == 0x80;
-    *len = 0;
-    if (*p < 0x80) {
-        *len = *p++;
-    } else if (*p++ != 0x80) {
-        for (n = p[-1] & 0x7Fu; n > 0; n--) {
-            if (p >= end || *len > (SIZE_MAX >> 8))
-                return 0;
-            *len = *len << 8 | *p++;
-        }
-    }
-    *contents = p;
-    return 1;
-}
-
-/* Walks the values in [p, end), up to an end-of-contents when `indefinite`: 1 when `at`
- * lies in the contents of a definite-length value that [p, end) holds whole, 0 when it
- * does not, -1 when it lies beyond what was walked (*next: where the walk stopped). */
-static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefinite,
-                              const uint8_t *at, unsigned depth, const uint8_t **next)
-{
-    while (p < end) {
-        const uint8_t *contents;
-        size_t len;
-        int open, found;
-        if (indefinite && end - p >= 2 && p[0] == 0 && p[1] == 0) {
-            *next = p + 2;
-            return -1;
-        }
-        if (!raw_tl(p, end, &contents, &len, &open) || at < contents)
-            return 0;
-        if (!open) {
-            if (len > (size_t)(end - contents))
-                return 0;
-            if (at < contents + len)
-                return 1;
-            p = contents + len;
-        } else {
-            if (depth == 0)
-                return 0;
-            found = enclosing_definite(contents, end, 1, at, depth - 1, &p);
-            if (found >= 0)
-                return found;
-        }
-    }
-    *next = p;
-    return 0;
-}
-
-/* Cold: a length running past the input's end is truncation unless a definite-length value
- * that the input holds whole encloses it (then it overruns that value).  Only indefinite
- * lengths let an inner length reach past the end of a complete input, so the check walks
- * the input again from its start. */
-const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
-                             size_t len)
-{
-    const uint8_t *next;
-    int truncated = d->input_end && len > (size_t)(d->input_end - contents)
-                    && enclosing_definite(d->base, d->input_end, 0, at, ASN1H_MAX_DEPTH,
-                                          &next) != 1;
-    return asn1h_fail(d, truncated ? ASN1H_ERR_TRUNCATED : ASN1H_ERR_LENGTH, at);
-}
-
-const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                             uint32_t *tag, unsigned *form, const uint8_t **content_end)
-{
-    return asn1h_get_tl(d, p, end, tag, form, content_end);
-}
-
-const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form)
-{
-    if (!(form & ASN1H_FORM_INDEF)) {
-        if (p != end)
-            return asn1h_fail(d, ASN1H_ERR_TRAILING, p);
-        return p;
-    }
-    if (end - p < 2)
-        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
-    if (p[0] != 0 || p[1] != 0)
-        return asn1h_fail(d, ASN1H_ERR_TRAILING, p);
-    return p + 2;
-}
-
-/* Skips one TLV reading every level of it: what is kept as received (an open type, an
- * unknown alternative) must be well-formed throughout, since it is re-encoded with DER
- * framing later, and in strict DER mode its framing must be DER at every level. */
-static const uint8_t *skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                 unsigned depth)
-{
-    uint32_t tag;
-    unsigned form;
-    const uint8_t *content_end, *at = p;
-    if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &content_end)))
-        return NULL;
-    if (tag == 0)
-        return asn1h_fail(d, ASN1H_ERR_TAG, at);
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return content_end;
-    if (depth == 0)
-        return asn1h_fail(d, ASN1H_ERR_DEPTH, at);
-    while (!asn1h_at_end(p, content_end, form))
-        if (!(p = skip_whole(d, p, content_end, depth - 1)))
-            return NULL;
-    return asn1h_close(d, p, content_end, form);
-}
-
-const uint8_t *asn1h_skip_value(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
-{
-    return skip_whole(d, p, end, d->depth);
-}
-
-const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
-{
-    unsigned open = 0;                      /* indefinite-length values not yet closed */
-    if (d->flags & ASN1H_DER)               /* DER framing at every level */
-        return skip_whole(d, p, end, d->depth);
-    do {
-        uint32_t tag;
-        unsigned form;
-        const uint8_t *content_end;
-        if (open && end - p >= 2 && p[0] == 0 && p[1] == 0) {
-            p += 2;
-            open--;
-            continue;
-        }
-        content_end = NULL;
-        if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &content_end)))
-            return NULL;
-        if (tag == 0)                       /* end-of-contents where a value must be */
-            return asn1h_fail(d, ASN1H_ERR_TAG, p - 2);
-        if (form & ASN1H_FORM_INDEF) {
-            if (open >= d->depth)
-                return asn1h_fail(d, ASN1H_ERR_DEPTH, p);
-            open++;
-        } else {
-            p = content_end;
-        }
-    } while (open);
-    return p;
-}
 
 /* ---- Members and tags ---------------------------------------------------------------- */
 
-int asn1h_type_accepts(const asn1h_type *t, uint32_t tag)
+int asn1h_type_accepts(const asn1h_dec *d, const asn1h_type *t, uint32_t tag)
 {
     unsigned i;
-    if (t->ntags)
-        return t->tags[0] == tag;
+    if (t->tag)
+        return asn1h_first_tag(d->spec, t) == tag;
     if (t->kind == ASN1H_CHOICE) {
-        for (i = 0; i < t->nmembers; i++)
-            if (asn1h_member_accepts(&t->members[i], tag))
+        for (i = 0; i < t->count; i++)
+            if (asn1h_member_accepts(d, &d->spec->members[t->first + i], tag))
                 return 1;
         return 0;
     }
     return tag != 0;                        /* an untagged open type takes any value */
 }
 
-int asn1h_member_accepts(const asn1h_member *m, uint32_t tag)
+int asn1h_member_accepts(const asn1h_dec *d, const asn1h_member *m, uint32_t tag)
 {
-    if (m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))
-        return m->tag == tag;
-    return asn1h_type_accepts(m->type, tag);
+    if (m->tag)
+        return asn1h_member_tag(d->spec, m) == tag;
+    return asn1h_type_accepts(d, asn1h_member_type(d->types, m), tag);
 }
 
-void asn1h_set_default(const asn1h_member *m, void *base)
+void asn1h_set_default(const asn1h_dec *d, const asn1h_member *m, void *base)
 {
-    if (m->dflt && !(m->flags & ASN1H_M_POINTER))
-        memcpy((uint8_t *)base + m->offset, m->dflt, m->type->size);
+    const asn1h_default *dflt;
+    if ((m->flags & (ASN1H_M_DEFAULT_VALUE | ASN1H_M_POINTER)) == ASN1H_M_DEFAULT_VALUE
+        && (dflt = asn1h_default_of(d->spec, m)) != NULL && dflt->value)
+        memcpy((uint8_t *)base + m->offset, dflt->value,
+               asn1h_member_type(d->types, m)->size);
 }
 
 /* The effective tags of member m: its own tag applied to those of its type. */
-static unsigned member_tags(const asn1h_member *m, uint32_t *buf, const uint32_t **tags)
+static unsigned member_tags(const asn1h_dec *d, const asn1h_member *m, uint32_t *buf,
+                            const uint32_t **tags)
 {
-    const asn1h_type *t = m->type;
-    unsigned skip;
+    const asn1h_type *t = asn1h_member_type(d->types, m);
+    const uint32_t *own;
+    unsigned n = asn1h_type_tags(d->spec, t, buf + 1, &own), skip;
     if (!(m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))) {
-        *tags = t->tags;
-        return t->ntags;
+        *tags = own;
+        return n;
     }
     skip = (m->flags & ASN1H_M_IMPLICIT) ? 1u : 0u;
-    buf[0] = m->tag;
-    if (t->ntags > skip)                    /* an untagged CHOICE has no tags array */
-        memcpy(buf + 1, t->tags + skip, (t->ntags - skip) * sizeof *buf);
+    if (n > skip && own != buf + 1)         /* a single own tag is in buf[1] already */
+        memcpy(buf + 1, own + skip, (n - skip) * sizeof *buf);
+    buf[0] = asn1h_member_tag(d->spec, m);
     *tags = buf;
-    return t->ntags - skip + 1;
+    return n - skip + 1;
+}
+
+/* The contents of a type: by its compiled routines, else by the interpreter. */
+ASN1H_INLINE const uint8_t *decode_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                            const uint8_t *end, unsigned form, void *v)
+{
+    if (t->flags & ASN1H_T_COMPILED)
+        return d->spec->routines[t->aux - 1].decode(d, p, end, form, v);
+    return asn1h_interpret_contents(d, t, p, end, form, v);
 }
 
 /* Reads the tags of a value (explicit wrappers, then its own identifier) and decodes it. */
@@ -327,7 +96,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
         if (tag != tags[nwrap])
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
     }
-    if (!(p = asn1h_decode_contents(d, t, p, end, form, v)))
+    if (!(p = decode_contents(d, t, p, end, form, v)))
         return NULL;
     while (i-- > 0)
         if (!(p = asn1h_close(d, p, bounds[i], forms[i])))
@@ -336,52 +105,87 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
     return p;
 }
 
+const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                   const uint8_t *end, void *v)
+{
+    uint32_t buf[1];
+    const uint32_t *tags;
+    unsigned ntags = asn1h_type_tags(d->spec, t, buf, &tags);
+    return decode_tagged(d, t, tags, ntags, p, end, v);
+}
+
 const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
                                    const uint8_t *end, void *base)
 {
-    uint32_t buf[ASN1H_MAX_TAGS];
+    uint32_t buf[ASN1H_MAX_TAGS + 1];
     const uint32_t *tags;
-    unsigned ntags = member_tags(m, buf, &tags);
+    unsigned ntags = member_tags(d, m, buf, &tags);
+    const asn1h_type *t = asn1h_member_type(d->types, m);
     void *v = (uint8_t *)base + m->offset;
 
     if (m->flags & ASN1H_M_POINTER) {
-        void *target = asn1h_arena_alloc(d->arena, m->type->size);
+        void *target = asn1h_arena_alloc(d->arena, t->size);
         if (!target)
             return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
         memcpy(v, &target, sizeof target);
         v = target;
     }
-    return decode_tagged(d, m->type, tags, ntags, p, end, v);
+    return decode_tagged(d, t, tags, ntags, p, end, v);
 }
 
-/* The tag a member's encoding starts with; 0 when its type has none of its own (an
- * untagged CHOICE or open type), which asn1h_member_accepts then decides. */
-static uint32_t first_tag(const asn1h_member *m)
+ASN1H_INLINE int member_matches(const asn1h_dec *d, const asn1h_member *m, uint32_t tag)
 {
-    if (m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))
-        return m->tag;
-    return m->type->ntags ? m->type->tags[0] : 0;
+    if (ASN1H_LIKELY(m->tag))
+        return asn1h_member_tag(d->spec, m) == tag;
+    return asn1h_type_accepts(d, asn1h_member_type(d->types, m), tag);
 }
 
-static int member_matches(const asn1h_member *m, uint32_t tag)
+/* The members decode_read_member does not take straight to their contents. */
+ASN1H_NOINLINE static const uint8_t *decode_other_member(asn1h_dec *d, const asn1h_member *m,
+                                                         const uint8_t *at, const uint8_t *end,
+                                                         unsigned form, const uint8_t *c,
+                                                         const uint8_t *content_end, void *base)
 {
-    uint32_t first = first_tag(m);
-    return first ? first == tag : asn1h_type_accepts(m->type, tag);
+    const asn1h_type *t = asn1h_member_type(d->types, m);
+    void *v = (uint8_t *)base + m->offset;
+    const uint8_t *q, *inner_end;
+    uint32_t inner_tag;
+    unsigned inner_form;
+    if ((m->flags & ASN1H_M_POINTER) || (t->flags & ASN1H_T_TAG_LIST))
+        return asn1h_decode_member(d, m, at, end, base);
+    if (!m->tag)                /* an untagged CHOICE or open type: the TLV is its contents */
+        return decode_contents(d, t, at, end, 0, v);
+    if (!(m->flags & ASN1H_M_EXPLICIT) || !t->tag)
+        return asn1h_decode_member(d, m, at, end, base);
+    /* an explicit tag around a type of one tag: the wrapper read, the inner one here */
+    if (!(form & ASN1H_FORM_CONSTRUCTED))
+        return asn1h_fail(d, ASN1H_ERR_FORM, at);
+    ASN1H_ENTER(d, at);
+    if (!(q = asn1h_read_tl(d, c, content_end, &inner_tag, &inner_form, &inner_end)))
+        return NULL;
+    if (inner_tag != ASN1H_UNPACK_TAG(t->tag))
+        return asn1h_fail(d, ASN1H_ERR_TAG, c);
+    if (!(q = decode_contents(d, t, q, inner_end, inner_form, v))
+        || !(q = asn1h_close(d, q, content_end, form)))
+        return NULL;
+    ASN1H_LEAVE(d);
+    return q;
 }
 
 /* Member m, whose identifier and length at `at` were already read (tag, form, contents
  * [c, content_end)).  The usual member, one tag and stored inline, goes straight to its
- * contents; the others take the general route. */
-ASN1H_INLINE const uint8_t *decode_read_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *at,
-                                         const uint8_t *end, unsigned form, const uint8_t *c,
-                                         const uint8_t *content_end, void *base)
+ * contents; the others take decode_other_member. */
+ASN1H_INLINE const uint8_t *decode_read_member(asn1h_dec *d, const asn1h_member *m,
+                                               const uint8_t *at, const uint8_t *end,
+                                               unsigned form, const uint8_t *c,
+                                               const uint8_t *content_end, void *base)
 {
-    const asn1h_type *t = m->type;
-    void *v = (uint8_t *)base + m->offset;
-    if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) || t->ntags != 1 || !asn1h_has_own_tlv(t))
-        return asn1h_decode_member(d, m, at, end, base);
-    return t->decode ? t->decode(d, c, content_end, form, v)
-                     : asn1h_interpret_contents(d, t, c, content_end, form, v);
+    const asn1h_type *t = asn1h_member_type(d->types, m);
+    /* (a packed type tag is that of the type's own TLV: asn1h.h) */
+    if (ASN1H_LIKELY(!(m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER)) && m->tag
+                     && !(t->flags & ASN1H_T_TAG_LIST)))
+        return decode_contents(d, t, c, content_end, form, (uint8_t *)base + m->offset);
+    return decode_other_member(d, m, at, end, form, c, content_end, base);
 }
 
 /* ---- Primitive contents -------------------------------------------------------------- */
@@ -457,7 +261,8 @@ static int store_int(unsigned storage, void *v, int64_t s, uint64_t u, int negat
     }
 }
 
-const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+ASN1H_NOINLINE const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t,
+                                            const uint8_t *p,
                              const uint8_t *end, void *v)
 {
     size_t len = (size_t)(end - p), i;
@@ -477,7 +282,7 @@ const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p
         len--;
     }
     if (len > 8) {
-        if (t->aux == ASN1H_INT_BIG) {
+        if (asn1h_storage(t) == ASN1H_INT_BIG) {
             asn1h_int *x = (asn1h_int *)v;  /* exact: keep the octets where they are */
             x->big = p;
             x->big_len = len;
@@ -491,43 +296,41 @@ const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p
     u = negative ? ~(uint64_t)0 : 0;
     for (i = 0; i < len; i++)
         u = (u << 8) | p[i];
-    if (t->aux == ASN1H_INT_BIG) {
+    if (asn1h_storage(t) == ASN1H_INT_BIG) {
         ((asn1h_int *)v)->v = (int64_t)u;
         return end;
     }
-    if (!store_int(t->aux, v, (int64_t)u, u, negative))
+    if (!store_int(asn1h_storage(t), v, (int64_t)u, u, negative))
         return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, p);
     return end;
 }
 
-static int64_t load_int(unsigned storage, const void *v)
+static const uint8_t *dec_integer(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, void *v)
 {
-    switch (storage) {
-    case ASN1H_INT_I8: return *(const int8_t *)v;
-    case ASN1H_INT_U8: return *(const uint8_t *)v;
-    case ASN1H_INT_I16: return *(const int16_t *)v;
-    case ASN1H_INT_U16: return *(const uint16_t *)v;
-    case ASN1H_INT_I32: return *(const int32_t *)v;
-    case ASN1H_INT_U32: return (int64_t)*(const uint32_t *)v;
-    default: return *(const int64_t *)v;
-    }
+    return require_primitive(d, p, form) ? asn1h_dec_int(d, t, p, end, v) : NULL;
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                                     const uint8_t *end, void *v)
+ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t,
+                                                    const uint8_t *p, const uint8_t *end,
+                                                    unsigned form, void *v)
 {
-    const asn1h_enum_info *info = (const asn1h_enum_info *)t->info;
     int64_t value;
     unsigned i;
 
-    if (!asn1h_dec_int(d, t, p, end, v))
+    if (!require_primitive(d, p, form) || !asn1h_dec_int(d, t, p, end, v))
         return NULL;
-    if (!info || (t->flags & ASN1H_T_EXTENSIBLE))
+    if (t->flags & ASN1H_T_EXTENSIBLE)
         return end;
-    value = load_int(t->aux, v);
-    for (i = 0; i < info->count; i++)
-        if (info->items[i].value == value)
+    value = asn1h_load_int(asn1h_storage(t), v);
+    if (t->flags & ASN1H_T_DENSE) {
+        if (value >= 0 && value < (int64_t)t->count)
             return end;
+    } else {
+        for (i = 0; i < t->count; i++)
+            if (d->spec->enum_values[t->first + i] == value)
+                return end;
+    }
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
@@ -570,10 +373,10 @@ static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *en
 }
 
 /* A constructed string (BER only): the segments, concatenated into the arena. */
-static const uint8_t *dec_constructed_string(asn1h_dec *d, const uint8_t *p,
-                                             const uint8_t *end, unsigned form,
-                                             uint32_t segment_tag, asn1h_bytes *v,
-                                             uint8_t *unused)
+ASN1H_NOINLINE static const uint8_t *dec_constructed_string(asn1h_dec *d, const uint8_t *p,
+                                                            const uint8_t *end, unsigned form,
+                                                            uint32_t segment_tag,
+                                                            asn1h_bytes *v, uint8_t *unused)
 {
     size_t total = 0;
     uint8_t *buf;
@@ -607,21 +410,9 @@ const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *en
     return end;
 }
 
-const uint8_t *asn1h_check_oid(asn1h_dec *d, const uint8_t *p, const uint8_t *end, int relative)
-{
-    const uint8_t *q;
-    if (p == end && !relative)
-        return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-    if (p != end && (end[-1] & 0x80))
-        return asn1h_fail(d, ASN1H_ERR_VALUE, end - 1);
-    for (q = p; q < end; q++)
-        if (*q == 0x80 && (q == p || !(q[-1] & 0x80)))
-            return asn1h_fail(d, ASN1H_ERR_VALUE, q);
-    return end;
-}
-
-ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                               const uint8_t *end, unsigned form, asn1h_bits *v)
+ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
+                                              const uint8_t *p, const uint8_t *end,
+                                              unsigned form, asn1h_bits *v)
 {
     if (form & ASN1H_FORM_CONSTRUCTED) {
         asn1h_bytes joined;
@@ -647,235 +438,65 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
     return end;
 }
 
-/* X.690 11.3.2: the one decimal form DER allows, ISO 6093 NR3 with no spaces, a sign only
- * when negative, a mantissa without leading or trailing zero followed by ".E", and an
- * exponent that is "+0" or has no leading zero and no plus sign: "-15.E-3", "1.E+0". */
-static int canonical_nr3(uint8_t first, const uint8_t *p, const uint8_t *end)
+/* A kind whose contents routine lives in an optional part of the runtime that this spec
+ * did not link in: its tables never ask for it, so only a broken table gets here. */
+static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
 {
-    const uint8_t *digits;
-    if ((first & 0x3F) != 3)
-        return 0;
-    if (p < end && *p == '-')
-        p++;
-    for (digits = p; p < end && *p >= '0' && *p <= '9'; p++) {}
-    if (p == digits || *digits == '0' || p[-1] == '0')
-        return 0;
-    if (end - p < 3 || p[0] != '.' || p[1] != 'E')
-        return 0;
-    p += 2;
-    if (end - p == 2 && p[0] == '+' && p[1] == '0')
-        return 1;
-    if (*p == '-')
-        p++;
-    for (digits = p; p < end && *p >= '0' && *p <= '9'; p++) {}
-    return p == end && p > digits && *digits != '0';
+    return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
-/* UTCTime, GeneralizedTime: a time of X.680, and in its DER form when strict. */
+ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p,
+                                              const uint8_t *end, unsigned form, double *v)
+{
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->real_decode ? codecs->real_decode(d, p, end, form, v) : no_codec(d, p);
+}
+
 ASN1H_NOINLINE static const uint8_t *dec_time(asn1h_dec *d, const asn1h_type *t,
                                               const uint8_t *p, const uint8_t *end,
                                               unsigned form, asn1h_bytes *v)
 {
-    const uint8_t *q = asn1h_dec_bytes(d, p, end, form, v);
-    int strict = (d->flags & ASN1H_DER) != 0;
-    if (q && !(strict ? asn1h_is_der_time : asn1h_is_time)(v->buf, v->buf + v->len, t->aux))
-        return asn1h_fail(d, strict ? ASN1H_ERR_NOT_DER : ASN1H_ERR_VALUE, p);
-    return q;
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->time_decode ? codecs->time_decode(d, t, p, end, form, v) : no_codec(d, p);
 }
 
-/* REAL (X.690 8.5): binary, decimal (ISO 6093) and the special values. */
-ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                               unsigned form, double *v)
+ASN1H_NOINLINE static const uint8_t *dec_oid(asn1h_dec *d, const asn1h_type *t,
+                                             const uint8_t *p, const uint8_t *end,
+                                             unsigned form, asn1h_bytes *v)
 {
-    size_t len = (size_t)(end - p);
-    uint8_t b;
-
-    if (!require_primitive(d, p, form))
+    if (!require_primitive(d, p, form) || !asn1h_check_oid(d, p, end, t->aux == 13))
         return NULL;
-    if (len == 0) {
-        *v = 0.0;
-        return end;
-    }
-    b = p[0];
-    if (b & 0x80) {                                         /* binary */
-        static const int base_bits[4] = {1, 3, 4, 0};
-        int bits = base_bits[(b >> 4) & 3], scale = (b >> 2) & 3;
-        size_t elen = (b & 3) + 1, i;
-        const uint8_t *q = p + 1;
-        long exponent;
-        uint64_t mantissa = 0;
-        int shift = 0;
-        if (bits == 0)
-            return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        if ((b & 3) == 3) {
-            if (q >= end)
-                return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-            elen = *q++;
-        }
-        if (elen == 0 || elen > 8 || (size_t)(end - q) < elen + 1)
-            return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        if ((d->flags & ASN1H_DER)
-            && (((b >> 4) & 3) != 0 || scale != 0 || !(end[-1] & 1) || q[elen] == 0
-                || (elen > 1 && ((q[0] == 0x00 && !(q[1] & 0x80))
-                                 || (q[0] == 0xFF && (q[1] & 0x80))))))
-            return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
-        exponent = (q[0] & 0x80) ? -1 : 0;
-        for (i = 0; i < elen; i++)
-            exponent = (long)((unsigned long)exponent << 8) | q[i];
-        q += elen;
-        for (; q < end; q++) {              /* keep the top 64 bits, count the rest */
-            if (mantissa >> 56)
-                shift += 8;
-            else
-                mantissa = (mantissa << 8) | *q;
-        }
-        if (exponent > 100000 || exponent < -100000)
-            *v = exponent > 0 && mantissa ? HUGE_VAL : 0.0;
-        else
-            *v = ldexp((double)mantissa, (int)(exponent * bits + scale + shift));
-        if (b & 0x40)
-            *v = -*v;
-        return end;
-    }
-    if (b & 0x40) {                                         /* special values */
-        if (len != 1)
-            return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        switch (b) {
-        case 0x40: *v = HUGE_VAL; return end;
-        case 0x41: *v = -HUGE_VAL; return end;
-        case 0x42: *v = NAN; return end;
-        case 0x43: *v = -0.0; return end;
-        default: return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        }
-    }
-    {                                                       /* decimal: NR1, NR2, NR3 */
-        char small[64], *text = small;
-        size_t i, n = len - 1;
-        char *stop;
-        if ((b & 0x3F) < 1 || (b & 0x3F) > 3 || n == 0)
-            return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        if ((d->flags & ASN1H_DER) && !canonical_nr3(b, p + 1, end))
-            return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
-        /* ISO 6093 sets no limit: a double in full NR1 or NR2 takes hundreds of digits */
-        if (n >= sizeof small && !(text = (char *)asn1h_arena_alloc(d->arena, n + 1)))
-            return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
-        for (i = 0; i < n; i++) {
-            char c = (char)p[1 + i];
-            text[i] = c == ',' ? '.' : c;
-        }
-        text[n] = 0;
-        *v = strtod(text, &stop);
-        while (*stop == ' ')
-            stop++;
-        if (*stop != 0)
-            return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-        return end;
-    }
+    v->buf = p;
+    v->len = (size_t)(end - p);
+    return end;
+}
+
+/* OCTET STRING, the character strings, the times and the object identifiers: every path
+ * a tail call or a leaf, so that the dispatch above needs no stack frame. */
+ASN1H_INLINE const uint8_t *dec_bytes_kind(asn1h_dec *d, const asn1h_type *t,
+                                           const uint8_t *p, const uint8_t *end, unsigned form,
+                                           asn1h_bytes *v)
+{
+    if (t->aux == 6 || t->aux == 13)
+        return dec_oid(d, t, p, end, form, v);
+    if (t->aux == 23 || t->aux == 24)
+        return dec_time(d, t, p, end, form, v);
+    return asn1h_dec_bytes(d, p, end, form, v);
 }
 
 /* ---- Constructed contents ------------------------------------------------------------ */
-
-/* Decodes `open` through the table `info`, whose key is member info->key_member of the
- * struct v of type t.  A key outside the table leaves the value raw; so does, when
- * `lenient`, a value that does not decode (OCTET STRING CONTAINING: CMS puts id-data's
- * octets in eContent as they are, where RFC 5912's table says an OCTET STRING's DER). */
-static const uint8_t *resolve_open(asn1h_dec *d, const asn1h_type *t, const void *v,
-                                   const asn1h_open_info *info, asn1h_open *open, int lenient)
-{
-    const asn1h_member *key = &t->members[info->key_member];
-    asn1h_bytes key_bytes;
-    uint8_t scratch[10];
-    unsigned j;
-
-    if (!open->buf)
-        return (const uint8_t *)v;
-    if (key->type->kind == ASN1H_BYTES) {
-        key_bytes = *(const asn1h_bytes *)((const uint8_t *)v + key->offset);
-    } else {                                /* INTEGER keys: compare their encodings */
-        asn1h_enc e;
-        asn1h_error err;
-        uint8_t *q;
-        e.start = scratch;
-        e.err = &err;
-        err.code = ASN1H_OK;
-        q = asn1h_enc_int(&e, key->type, scratch + sizeof scratch,
-                          (const uint8_t *)v + key->offset);
-        if (!q)
-            return (const uint8_t *)v;
-        key_bytes.buf = q;
-        key_bytes.len = (size_t)(scratch + sizeof scratch - q);
-    }
-    for (j = 0; j < info->count; j++) {
-        const asn1h_open_entry *entry = &info->entries[j];
-        if (entry->key_len == key_bytes.len
-            && memcmp(entry->key, key_bytes.buf, key_bytes.len) == 0) {
-            void *value = asn1h_arena_alloc(d->arena, entry->type->size);
-            unsigned depth = d->depth;
-            const uint8_t *q;
-            if (!value)
-                return asn1h_fail(d, ASN1H_ERR_MEMORY, open->buf);
-            q = decode_tagged(d, entry->type, entry->type->tags, entry->type->ntags,
-                              open->buf, open->buf + open->len, value);
-            if (q && q != open->buf + open->len)
-                q = asn1h_fail(d, ASN1H_ERR_TRAILING, q);
-            if (!q && lenient && d->err->code != ASN1H_ERR_MEMORY) {
-                d->err->code = ASN1H_OK;            /* not of the table's type: raw */
-                d->err->depth = 0;
-                d->err->truncated = false;
-                d->depth = depth;
-                return (const uint8_t *)v;
-            }
-            if (!q)
-                return NULL;
-            open->type = entry->type;
-            open->value = value;
-            break;
-        }
-    }
-    return (const uint8_t *)v;
-}
-
-const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *v)
-{
-    unsigned i;
-    for (i = 0; i < t->nmembers; i++) {
-        const asn1h_member *m = &t->members[i];
-        const asn1h_type *mt = m->type;
-        if (m->flags & ASN1H_M_POINTER)
-            continue;
-        if ((mt->kind == ASN1H_OPEN || (mt->flags & ASN1H_T_CONTAINING)) && mt->info) {
-            if (!resolve_open(d, t, v, (const asn1h_open_info *)mt->info,
-                              (asn1h_open *)((uint8_t *)v + m->offset),
-                              mt->kind != ASN1H_OPEN))
-                return asn1h_unwind(d, m->name);
-        } else if ((mt->kind == ASN1H_SEQUENCE_OF || mt->kind == ASN1H_SET_OF)
-                   && mt->members[0].type->kind == ASN1H_OPEN && mt->members[0].type->info
-                   && !(mt->members[0].flags & ASN1H_M_POINTER)) {
-            /* the values of an attribute: each element keyed by a member beside the list */
-            const asn1h_open_info *info = (const asn1h_open_info *)mt->members[0].type->info;
-            void *items;
-            size_t count, k;
-            asn1h_array_get((uint8_t *)v + m->offset, &items, &count);
-            for (k = 0; k < count; k++)
-                if (!resolve_open(d, t, v, info, (asn1h_open *)items + k, 0)) {
-                    asn1h_unwind_index(d, k);
-                    return asn1h_unwind(d, m->name);
-                }
-        }
-    }
-    return (const uint8_t *)v;
-}
 
 static int member_absent_ok(const asn1h_member *m)
 {
     return (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT | ASN1H_M_EXTENSION)) != 0;
 }
 
-static int later_member_accepts(const asn1h_type *t, unsigned from, uint32_t tag)
+static int later_member_accepts(const asn1h_dec *d, const asn1h_type *t, unsigned from,
+                                uint32_t tag)
 {
     unsigned i;
-    for (i = from; i < t->nmembers; i++)
-        if (asn1h_member_accepts(&t->members[i], tag))
+    for (i = from; i < t->count; i++)
+        if (asn1h_member_accepts(d, &d->spec->members[t->first + i], tag))
             return 1;
     return 0;
 }
@@ -885,7 +506,7 @@ const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned fr
 {
     while (!asn1h_at_end(p, end, form) && p < end) {
         uint32_t tag = asn1h_peek_tag(d, p, end);
-        if (!tag || later_member_accepts(t, from, tag))
+        if (!tag || later_member_accepts(d, t, from, tag))
             break;
         if (!(p = asn1h_skip_tlv(d, p, end)))
             return NULL;
@@ -894,11 +515,11 @@ const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned fr
 }
 
 int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
-                         uint32_t present_offset, const uint8_t *at)
+                         const uint8_t *at)
 {
     /* DER leaves out a DEFAULT member equal to its default (X.690 11.5): the encoder's own
      * test says whether it would have been written */
-    if ((d->flags & ASN1H_DER) && !asn1h_member_encoded(m, base, present_offset)) {
+    if ((d->flags & ASN1H_DER) && !asn1h_member_encoded(d->spec, m, base)) {
         asn1h_fail(d, ASN1H_ERR_NOT_DER, at);
         return 0;
     }
@@ -913,9 +534,34 @@ const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const 
     return asn1h_decode_member(d, m, p, end, base);
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                                   const uint8_t *end, unsigned form, void *v)
+/* After a SEQUENCE's or SET's members: its open types decoded through their tables. */
+ASN1H_NOINLINE static const uint8_t *resolve_open_types(asn1h_dec *d, const asn1h_type *t,
+                                                        void *v, const uint8_t *p)
 {
+    if (!d->spec->codecs->resolve_open_types)
+        return no_codec(d, p);
+    return d->spec->codecs->resolve_open_types(d, t, v) ? p : NULL;
+}
+
+/* The end of a SEQUENCE's or SET's contents, then its open types. */
+ASN1H_INLINE const uint8_t *finish_members(asn1h_dec *d, const asn1h_type *t, void *v,
+                                           const uint8_t *p, const uint8_t *end, unsigned form)
+{
+    if (ASN1H_LIKELY(!(form & ASN1H_FORM_INDEF) && p == end)) {
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_OPEN_MEMBERS))
+            return resolve_open_types(d, t, v, p);
+        return p;
+    }
+    if (!(p = asn1h_close(d, p, end, form)))
+        return NULL;
+    return (t->flags & ASN1H_T_OPEN_MEMBERS) ? resolve_open_types(d, t, v, p) : p;
+}
+
+ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t,
+                                                  const uint8_t *p, const uint8_t *end,
+                                                  unsigned form, void *v)
+{
+    const asn1h_member *members = d->spec->members + t->first;
     unsigned i = 0, form_read = 0;
     uint32_t tag = 0;
     const uint8_t *c = NULL, *content_end = NULL, *read_at = NULL;
@@ -923,8 +569,8 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
     if (!(form & ASN1H_FORM_CONSTRUCTED))
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
     ASN1H_ENTER(d, p);
-    while (i < t->nmembers) {
-        const asn1h_member *m = &t->members[i];
+    while (i < t->count) {
+        const asn1h_member *m = &members[i];
         if (read_at != p) {                 /* read the next identifier and length once */
             tag = 0;
             if (!asn1h_at_end(p, end, form)) {
@@ -935,40 +581,40 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
             }
             read_at = p;
         }
-        if (tag && member_matches(m, tag)) {
+        if (tag && member_matches(d, m, tag)) {
             const uint8_t *at = p;
             if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
-                return asn1h_unwind(d, m->name);
+                return asn1h_unwind(d, m);
             if (m->bit != ASN1H_NO_BIT)
-                asn1h_set_bit(v, t->aux, m->bit);
-            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, t->aux, at))
-                return asn1h_unwind(d, m->name);
+                asn1h_set_bit(v, m->bit);
+            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, at))
+                return asn1h_unwind(d, m);
             i++;
-        } else if (tag && (t->flags & ASN1H_T_EXTENSIBLE) && !later_member_accepts(t, i, tag)) {
+        } else if (tag && (t->flags & ASN1H_T_EXTENSIBLE) && !later_member_accepts(d, t, i, tag)) {
             if (!(p = asn1h_skip_tlv(d, p, end)))     /* an unknown extension addition */
                 return NULL;
         } else if (member_absent_ok(m)) {
-            asn1h_set_default(m, v);
+            asn1h_set_default(d, m, v);
             i++;
         } else {
             asn1h_fail(d, tag ? ASN1H_ERR_TAG : ASN1H_ERR_MISSING, p);
-            return asn1h_unwind(d, m->name);
+            return asn1h_unwind(d, m);
         }
     }
     while ((t->flags & ASN1H_T_EXTENSIBLE) && !asn1h_at_end(p, end, form))
         if (!(p = asn1h_skip_tlv(d, p, end)))
             return NULL;
-    if (!(p = asn1h_close(d, p, end, form)))
-        return NULL;
-    if ((t->flags & ASN1H_T_OPEN_MEMBERS) && !asn1h_resolve_open_types(d, t, v))
+    if (!(p = finish_members(d, t, v, p, end, form)))
         return NULL;
     ASN1H_LEAVE(d);
     return p;
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                              const uint8_t *end, unsigned form, void *v)
+ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t,
+                                             const uint8_t *p, const uint8_t *end,
+                                             unsigned form, void *v)
 {
+    const asn1h_member *members = d->spec->members + t->first;
     uint8_t seen[32] = {0};                 /* generated SETs have at most 256 members */
     unsigned i;
     uint32_t last_tag = 0;                  /* DER: the tag of the previous component */
@@ -983,9 +629,9 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
         const asn1h_member *m = NULL;
         if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
             return NULL;
-        for (i = 0; i < t->nmembers; i++)
-            if (member_matches(&t->members[i], tag)) {
-                m = &t->members[i];
+        for (i = 0; i < t->count; i++)
+            if (member_matches(d, &members[i], tag)) {
+                m = &members[i];
                 break;
             }
         if (!m) {
@@ -997,7 +643,7 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
         }
         if (seen[i >> 3] & (1u << (i & 7))) {
             asn1h_fail(d, ASN1H_ERR_DUPLICATE, p);
-            return asn1h_unwind(d, m->name);
+            return asn1h_unwind(d, m);
         }
         /* DER: components in ascending order of their tags (X.690 10.3), an untagged
          * CHOICE by its alternative's: ASN1H_TAG numbers sort in that order */
@@ -1008,53 +654,53 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, 
         {
             const uint8_t *at = p;
             if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
-                return asn1h_unwind(d, m->name);
+                return asn1h_unwind(d, m);
             if (m->bit != ASN1H_NO_BIT)
-                asn1h_set_bit(v, t->aux, m->bit);
-            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, t->aux, at))
-                return asn1h_unwind(d, m->name);
+                asn1h_set_bit(v, m->bit);
+            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, at))
+                return asn1h_unwind(d, m);
         }
     }
-    for (i = 0; i < t->nmembers; i++) {
-        const asn1h_member *m = &t->members[i];
+    for (i = 0; i < t->count; i++) {
+        const asn1h_member *m = &members[i];
         if (seen[i >> 3] & (1u << (i & 7)))
             continue;
         if (!member_absent_ok(m)) {
             asn1h_fail(d, ASN1H_ERR_MISSING, p);
-            return asn1h_unwind(d, m->name);
+            return asn1h_unwind(d, m);
         }
-        asn1h_set_default(m, v);
+        asn1h_set_default(d, m, v);
     }
-    if (!(p = asn1h_close(d, p, end, form)))
-        return NULL;
-    if ((t->flags & ASN1H_T_OPEN_MEMBERS) && !asn1h_resolve_open_types(d, t, v))
+    if (!(p = finish_members(d, t, v, p, end, form)))
         return NULL;
     ASN1H_LEAVE(d);
     return p;
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                                 const uint8_t *end, void *v)
+ASN1H_NOINLINE static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *t,
+                                                const uint8_t *p, const uint8_t *end,
+                                                void *v)
 {
+    const asn1h_member *members = d->spec->members + t->first;
     uint32_t tag = asn1h_peek_tag(d, p, end);
     unsigned i;
 
     if (!tag)
         return asn1h_fail(d, p >= end ? ASN1H_ERR_TRUNCATED : ASN1H_ERR_TAG, p);
-    for (i = 0; i < t->nmembers; i++) {
-        const asn1h_member *m = &t->members[i];
-        if (asn1h_member_accepts(m, tag)) {
+    for (i = 0; i < t->count; i++) {
+        const asn1h_member *m = &members[i];
+        if (member_matches(d, m, tag)) {
             uint32_t which = i + 1;
             memcpy(v, &which, sizeof which);
             if (!(p = asn1h_decode_member(d, m, p, end, v)))
-                return asn1h_unwind(d, m->name);
+                return asn1h_unwind(d, m);
             return p;
         }
     }
     if (t->flags & ASN1H_T_EXTENSIBLE) {    /* an unknown alternative: kept as raw TLV */
         const uint8_t *q = asn1h_skip_value(d, p, end);
         uint32_t which = ASN1H_WHICH_UNKNOWN;
-        asn1h_bytes *raw = (asn1h_bytes *)((uint8_t *)v + t->aux);
+        asn1h_bytes *raw = (asn1h_bytes *)((uint8_t *)v + members[0].offset);
         if (!q)
             return NULL;
         memcpy(v, &which, sizeof which);
@@ -1065,20 +711,15 @@ ASN1H_NOINLINE static const uint8_t *dec_choice(asn1h_dec *d, const asn1h_type *
     return asn1h_fail(d, ASN1H_ERR_TAG, p);
 }
 
-/* DER: SET OF elements in ascending order of their encodings (X.690 11.6). */
-int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end)
+ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_type *t,
+                                                     const uint8_t *p, const uint8_t *end,
+                                                     unsigned form, void *v)
 {
-    size_t alen = (size_t)(at - previous), blen = (size_t)(end - at);
-    int c = memcmp(previous, at, alen < blen ? alen : blen);
-    return c < 0 || (c == 0 && alen <= blen);
-}
-
-ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                                      const uint8_t *end, unsigned form, void *v)
-{
-    const asn1h_member *element = &t->members[0];
-    size_t count = 0, i, size = element->type->size;
+    const asn1h_member *element = &d->spec->members[t->first];
+    const asn1h_type *et = asn1h_member_type(d->types, element);
+    size_t count = 0, i, size = et->size;
     const uint8_t *q = p, *previous = NULL;
+    uint32_t first = element->tag ? asn1h_member_tag(d->spec, element) : 0;
     uint8_t *items;
 
     if (!(form & ASN1H_FORM_CONSTRUCTED))
@@ -1089,7 +730,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
             return asn1h_unwind_index(d, count);
         count++;
     }
-    ASN1H_COUNT_ITEMS(d, t->id, count);
+    ASN1H_COUNT_ITEMS(d, t->self, count);
     if (count == 0) {
         asn1h_array_set(v, NULL, 0);
         ASN1H_LEAVE(d);
@@ -1111,9 +752,9 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
             return asn1h_unwind_index(d, i);
         /* every element is one: an unknown tag is an unknown alternative of an extensible
          * untagged CHOICE, which dec_choice keeps as it came */
-        if (!member_matches(element, tag) && (first_tag(element) || !tag
-                || element->type->kind != ASN1H_CHOICE
-                || !(element->type->flags & ASN1H_T_EXTENSIBLE))) {
+        if ((first ? first != tag : !asn1h_type_accepts(d, et, tag))
+            && (first || !tag || et->kind != ASN1H_CHOICE
+                || !(et->flags & ASN1H_T_EXTENSIBLE))) {
             asn1h_fail(d, ASN1H_ERR_TAG, p);
             return asn1h_unwind_index(d, i);
         }
@@ -1133,34 +774,26 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
 const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                      const uint8_t *end, unsigned form, void *v)
 {
-    if (t->decode)
-        return t->decode(d, p, end, form, v);
-    return asn1h_interpret_contents(d, t, p, end, form, v);
+    return decode_contents(d, t, p, end, form, v);
 }
 
 const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                         const uint8_t *end, unsigned form, void *v)
 {
-    ASN1H_COUNT(d, t->id);
+    ASN1H_COUNT(d, t->self);
     switch ((asn1h_kind)t->kind) {
     case ASN1H_BOOLEAN:
         return dec_boolean(d, p, end, form, (bool *)v);
     case ASN1H_INTEGER:
-        return require_primitive(d, p, form) ? asn1h_dec_int(d, t, p, end, v) : NULL;
+        return dec_integer(d, t, p, end, form, v);
     case ASN1H_ENUMERATED:
-        return require_primitive(d, p, form) ? dec_enumerated(d, t, p, end, v) : NULL;
+        return dec_enumerated(d, t, p, end, form, v);
     case ASN1H_REAL:
         return dec_real(d, p, end, form, (double *)v);
     case ASN1H_BIT_STRING:
         return dec_bits(d, t, p, end, form, (asn1h_bits *)v);
     case ASN1H_BYTES:
-        if (t->aux == 6 || t->aux == 13) {
-            if (!require_primitive(d, p, form) || !asn1h_check_oid(d, p, end, t->aux == 13))
-                return NULL;
-        }
-        if (t->aux == 23 || t->aux == 24)
-            return dec_time(d, t, p, end, form, (asn1h_bytes *)v);
-        return asn1h_dec_bytes(d, p, end, form, (asn1h_bytes *)v);
+        return dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v);
     case ASN1H_NULL:
         return dec_null(d, p, end, form);
     case ASN1H_SEQUENCE:
@@ -1178,8 +811,8 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
-const uint8_t *asn1h_decode_open(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                 asn1h_open *v)
+ASN1H_NOINLINE const uint8_t *asn1h_decode_open(asn1h_dec *d, const uint8_t *p,
+                                                const uint8_t *end, asn1h_open *v)
 {
     const uint8_t *q = asn1h_skip_value(d, p, end);
     if (!q)
@@ -1200,23 +833,25 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     err = asn1h_error_reset(err ? err : &local, type);
     d.base = buf;
     d.input_end = buf + len;
+    d.spec = asn1h_spec_of(type);
+    d.types = type - type->self;
     d.arena = arena;
     d.err = err;
     d.flags = opts ? opts->flags : 0;
     d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
     d.profile = opts ? opts->profile : NULL;
     memset(value, 0, type->size);
-    if (type->ntags == 1 && asn1h_has_own_tlv(type)) {   /* the usual PDU: one tag of its own */
-        uint32_t tag;
+    if (type->tag && !(type->flags & ASN1H_T_TAG_LIST)) {
+        uint32_t tag;                       /* the usual PDU: one tag of its own */
         unsigned form;
         const uint8_t *end;
         q = asn1h_get_tl(&d, buf, buf + len, &tag, &form, &end);
-        if (q && tag != type->tags[0])
+        if (q && tag != ASN1H_UNPACK_TAG(type->tag))
             q = asn1h_fail(&d, ASN1H_ERR_TAG, buf);
         if (q)
-            q = asn1h_decode_contents(&d, type, q, end, form, value);
+            q = decode_contents(&d, type, q, end, form, value);
     } else {
-        q = decode_tagged(&d, type, type->tags, type->ntags, buf, buf + len, value);
+        q = asn1h_decode_tagged(&d, type, buf, buf + len, value);
     }
     if (!q) {
         if (err->code == ASN1H_OK)

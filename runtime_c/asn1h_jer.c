@@ -179,7 +179,7 @@ static int put_big(FILE *out, const uint8_t *buf, size_t len)
 
 static int put_integer(FILE *out, const asn1h_type *t, const void *v)
 {
-    switch (t->aux) {
+    switch (asn1h_storage(t)) {
     case ASN1H_INT_BIG: {
         const asn1h_int *x = (const asn1h_int *)v;
         if (x->big && x->big_len)
@@ -201,7 +201,7 @@ static int put_integer(FILE *out, const asn1h_type *t, const void *v)
 
 static int64_t enum_value(const asn1h_type *t, const void *v)
 {
-    switch (t->aux) {
+    switch (asn1h_storage(t)) {
     case ASN1H_INT_I8: return *(const int8_t *)v;
     case ASN1H_INT_U8: return *(const uint8_t *)v;
     case ASN1H_INT_I16: return *(const int16_t *)v;
@@ -232,8 +232,25 @@ static const void *member_value(const asn1h_member *m, const void *base)
     return v;
 }
 
+static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const void *v);
+
+/* JER names members and enumeration items: a build without names cannot print it. */
 int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
 {
+    const asn1h_spec *spec = asn1h_spec_of(t);
+    if (!spec->strings)
+        return -1;
+    return print(out, spec, t, v);
+}
+
+static const char *member_name(const asn1h_spec *spec, const asn1h_member *m)
+{
+    return asn1h_name(spec, spec->member_names[m - spec->members]);
+}
+
+static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    const asn1h_type *types = asn1h_spec_types(spec);
     unsigned i;
     switch ((asn1h_kind)t->kind) {
     case ASN1H_BOOLEAN:
@@ -244,12 +261,12 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
             return -1;
         break;
     case ASN1H_ENUMERATED: {
-        const asn1h_enum_info *info = (const asn1h_enum_info *)t->info;
         int64_t value = enum_value(t, v);
         const char *name = NULL;
-        for (i = 0; info && i < info->count; i++)
-            if (info->items[i].value == value)
-                name = info->items[i].name;
+        for (i = 0; i < t->count && !name; i++)
+            if ((t->flags & ASN1H_T_DENSE) ? value == (int64_t)i
+                                           : spec->enum_values[t->first + i] == value)
+                name = asn1h_name(spec, spec->enum_names[t->first + i]);
         if (name)
             fprintf(out, "\"%s\"", name);
         else
@@ -285,7 +302,7 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
         const asn1h_bytes *s = (const asn1h_bytes *)v;
         const asn1h_open *contained = (const asn1h_open *)v;
         if ((t->flags & ASN1H_T_CONTAINING) && contained->type && contained->value) {
-            return asn1h_print_jer(out, contained->type, contained->value);
+            return print(out, spec, contained->type, contained->value);
         } else if (t->aux == 4) {
             putc('"', out);
             put_hex(out, s->buf, s->len);
@@ -305,16 +322,16 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     case ASN1H_SET: {
         int first = 1;
         putc('{', out);
-        for (i = 0; i < t->nmembers; i++) {
-            const asn1h_member *m = &t->members[i];
+        for (i = 0; i < t->count; i++) {
+            const asn1h_member *m = &spec->members[t->first + i];
             const void *mv = member_value(m, v);
             if (m->bit != ASN1H_NO_BIT && !(m->flags & ASN1H_M_DEFAULT)
-                && !asn1h_get_bit(v, t->aux, m->bit))
+                && !asn1h_get_bit(v, m->bit))
                 continue;
             if (!mv)
                 continue;
-            fprintf(out, "%s\"%s\":", first ? "" : ",", m->name);
-            if (asn1h_print_jer(out, m->type, mv))
+            fprintf(out, "%s\"%s\":", first ? "" : ",", member_name(spec, m));
+            if (print(out, spec, types + m->type, mv))
                 return -1;
             first = 0;
         }
@@ -323,8 +340,9 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     }
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF: {
-        const asn1h_member *element = &t->members[0];
-        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : element->type->size;
+        const asn1h_member *element = &spec->members[t->first];
+        const asn1h_type *et = types + element->type;
+        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size;
         void *items;
         size_t count, k;
         asn1h_array_get(v, &items, &count);
@@ -332,8 +350,7 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
         for (k = 0; k < count; k++) {
             if (k)
                 putc(',', out);
-            if (asn1h_print_jer(out, element->type,
-                                member_value(element, (const uint8_t *)items + k * size)))
+            if (print(out, spec, et, member_value(element, (const uint8_t *)items + k * size)))
                 return -1;
         }
         putc(']', out);
@@ -341,14 +358,15 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     }
     case ASN1H_CHOICE: {
         uint32_t which;
+        const asn1h_member *m;
         memcpy(&which, v, sizeof which);
-        if (which == 0 || which > t->nmembers) {
+        if (which == 0 || which > t->count) {
             fputs("{}", out);               /* nothing selected, or an unknown addition */
             break;
         }
-        fprintf(out, "{\"%s\":", t->members[which - 1].name);
-        if (asn1h_print_jer(out, t->members[which - 1].type,
-                            member_value(&t->members[which - 1], v)))
+        m = &spec->members[t->first + which - 1];
+        fprintf(out, "{\"%s\":", member_name(spec, m));
+        if (print(out, spec, types + m->type, member_value(m, v)))
             return -1;
         putc('}', out);
         break;
@@ -356,7 +374,7 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     case ASN1H_OPEN: {
         const asn1h_open *o = (const asn1h_open *)v;
         if (o->type && o->value)
-            return asn1h_print_jer(out, o->type, o->value);
+            return print(out, spec, o->type, o->value);
         putc('"', out);
         put_hex(out, o->buf, o->len);
         putc('"', out);

@@ -230,3 +230,14 @@ uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned
         return asn1h_enc_fail(e, ASN1H_ERR_NO_DER);
     return asn1h_put_raw(e, p, der, len);
 }
+
+/* UTCTime, GeneralizedTime: a time of X.680, and in its DER form when strict. */
+const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                              const uint8_t *end, unsigned form, asn1h_bytes *v)
+{
+    const uint8_t *q = asn1h_dec_bytes(d, p, end, form, v);
+    int strict = (d->flags & ASN1H_DER) != 0;
+    if (q && !(strict ? asn1h_is_der_time : asn1h_is_time)(v->buf, v->buf + v->len, t->aux))
+        return asn1h_fail(d, strict ? ASN1H_ERR_NOT_DER : ASN1H_ERR_VALUE, p);
+    return q;
+}

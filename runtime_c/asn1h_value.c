@@ -1,5 +1,6 @@
 /* asn1h_value.c: what the runtime does with values besides coding them: compare them,
- * explain errors, write profile counters.  All of it walks the descriptors. */
+ * explain errors, write profile counters.  All of it walks the tables; it is above the
+ * codecs (docs/runtime.md, "Layers"), and nothing in them calls it. */
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ const char *asn1h_strerror(asn1h_code code)
 
 size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
 {
+    const asn1h_spec *spec = err->type ? asn1h_spec_of(err->type) : NULL;
     size_t n = 0;
     unsigned i;
 #define APPEND(...) \
@@ -37,14 +39,29 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
          if (k > 0) n += (size_t)k; } while (0)
     if (size)
         buf[0] = 0;
-    APPEND("%s", err->type ? err->type->name : "?");
+    APPEND("%s", err->type ? asn1h_type_name(err->type) : "?");
     if (err->truncated)
         APPEND("...");
     for (i = err->depth; i-- > 0;) {
-        if (err->path[i].name)
-            APPEND(".%s", err->path[i].name);
-        else
+        const asn1h_member *m = err->path[i].member;
+        if (!m) {
             APPEND("[%lu]", (unsigned long)err->path[i].index);
+        } else if (spec && spec->member_names) {
+            APPEND(".%s", asn1h_name(spec, spec->member_names[m - spec->members]));
+        } else {                            /* no names: the member's index in its type */
+            unsigned position = 0;
+            if (spec) {
+                const asn1h_type *types = asn1h_spec_types(spec);
+                unsigned index = (unsigned)(m - spec->members), t;
+                for (t = 0; t < spec->ntypes; t++)
+                    if (types[t].kind >= ASN1H_SEQUENCE && types[t].kind <= ASN1H_CHOICE
+                        && index >= types[t].first && index < types[t].first + types[t].count) {
+                        position = index - types[t].first;
+                        break;
+                    }
+            }
+            APPEND(".#%u", position);
+        }
     }
     APPEND(": %s", asn1h_strerror(err->code));
 #undef APPEND
@@ -52,31 +69,6 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
 }
 
 /* ---- Equality ------------------------------------------------------------------------ */
-
-/* An INTEGER as its minimal two's-complement octets. */
-static void int_octets(const asn1h_type *t, const void *v, uint8_t scratch[10],
-                       const uint8_t **octets, size_t *len)
-{
-    asn1h_enc e;
-    asn1h_error err;
-    e.start = scratch;
-    e.err = &err;
-    err.code = ASN1H_OK;
-    if (t->aux == ASN1H_INT_BIG && ((const asn1h_int *)v)->big) {
-        const asn1h_int *x = (const asn1h_int *)v;
-        const uint8_t *b = x->big;
-        size_t n = x->big_len;
-        while (n > 1 && ((b[0] == 0 && !(b[1] & 0x80)) || (b[0] == 0xFF && (b[1] & 0x80)))) {
-            b++;
-            n--;
-        }
-        *octets = b;
-        *len = n;
-        return;
-    }
-    *octets = asn1h_enc_int(&e, t, scratch + 10, v);
-    *len = (size_t)(scratch + 10 - *octets);
-}
 
 /* The number of bits of a BIT STRING that count: not the unused ones, and with named bits
  * not the trailing zero ones (X.680 22.7). */
@@ -108,17 +100,22 @@ static const void *member_value(const asn1h_member *m, const void *base)
     return v;
 }
 
-static bool members_equal(const asn1h_type *t, const void *a, const void *b)
+static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, const void *b);
+
+static bool members_equal(const asn1h_spec *spec, const asn1h_type *t, const void *a,
+                          const void *b)
 {
+    const asn1h_type *types = asn1h_spec_types(spec);
     unsigned i;
-    for (i = 0; i < t->nmembers; i++) {
-        const asn1h_member *m = &t->members[i];
+    for (i = 0; i < t->count; i++) {
+        const asn1h_member *m = &spec->members[t->first + i];
         const void *va = member_value(m, a), *vb = member_value(m, b);
         if (m->bit != ASN1H_NO_BIT) {
-            int pa = asn1h_get_bit(a, t->aux, m->bit), pb = asn1h_get_bit(b, t->aux, m->bit);
+            int pa = asn1h_get_bit(a, m->bit), pb = asn1h_get_bit(b, m->bit);
             if (m->flags & ASN1H_M_DEFAULT) {   /* absent means the default value */
-                if (!pa && m->dflt) va = m->dflt;
-                if (!pb && m->dflt) vb = m->dflt;
+                const asn1h_default *dflt = asn1h_default_of(spec, m);
+                if (!pa && dflt && dflt->value) va = dflt->value;
+                if (!pb && dflt && dflt->value) vb = dflt->value;
             } else if (pa != pb) {
                 return false;
             } else if (!pa) {
@@ -130,7 +127,7 @@ static bool members_equal(const asn1h_type *t, const void *a, const void *b)
                 return false;
             continue;
         }
-        if (!asn1h_equal(m->type, va, vb))
+        if (!equal(spec, types + m->type, va, vb))
             return false;
     }
     return true;
@@ -138,6 +135,12 @@ static bool members_equal(const asn1h_type *t, const void *a, const void *b)
 
 bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
 {
+    return equal(asn1h_spec_of(t), t, a, b);
+}
+
+static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, const void *b)
+{
+    const asn1h_type *types = asn1h_spec_types(spec);
     switch ((asn1h_kind)t->kind) {
     case ASN1H_BOOLEAN:
         return *(const bool *)a == *(const bool *)b;
@@ -146,8 +149,8 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         uint8_t sa[10], sb[10];
         const uint8_t *oa, *ob;
         size_t la, lb;
-        int_octets(t, a, sa, &oa, &la);
-        int_octets(t, b, sb, &ob, &lb);
+        oa = asn1h_int_octets(t, a, sa, &la);
+        ob = asn1h_int_octets(t, b, sb, &lb);
         return oa && ob && la == lb && memcmp(oa, ob, la) == 0;
     }
     case ASN1H_REAL: {
@@ -173,11 +176,12 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         return true;
     case ASN1H_SEQUENCE:
     case ASN1H_SET:
-        return members_equal(t, a, b);
+        return members_equal(spec, t, a, b);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF: {
-        const asn1h_member *element = &t->members[0];
-        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : element->type->size;
+        const asn1h_member *element = &spec->members[t->first];
+        const asn1h_type *et = types + element->type;
+        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size;
         void *ia, *ib;
         size_t ca, cb, i;
         asn1h_array_get(a, &ia, &ca);
@@ -185,8 +189,8 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         if (ca != cb)
             return false;
         for (i = 0; i < ca; i++)
-            if (!asn1h_equal(element->type, member_value(element, (uint8_t *)ia + i * size),
-                             member_value(element, (uint8_t *)ib + i * size)))
+            if (!equal(spec, et, member_value(element, (uint8_t *)ia + i * size),
+                       member_value(element, (uint8_t *)ib + i * size)))
                 return false;
         return true;
     }
@@ -197,22 +201,23 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
         if (wa != wb)
             return false;
         if (wa == ASN1H_WHICH_UNKNOWN) {
-            const asn1h_bytes *x = (const asn1h_bytes *)((const uint8_t *)a + t->aux);
-            const asn1h_bytes *y = (const asn1h_bytes *)((const uint8_t *)b + t->aux);
+            size_t offset = spec->members[t->first].offset;
+            const asn1h_bytes *x = (const asn1h_bytes *)((const uint8_t *)a + offset);
+            const asn1h_bytes *y = (const asn1h_bytes *)((const uint8_t *)b + offset);
             return asn1h_received_equal(x->buf, x->len, y->buf, y->len);
         }
-        if (wa == 0 || wa > t->nmembers)
+        if (wa == 0 || wa > t->count)
             return true;
         {
-            const asn1h_member *m = &t->members[wa - 1];
+            const asn1h_member *m = &spec->members[t->first + wa - 1];
             const void *va = member_value(m, a), *vb = member_value(m, b);
-            return va && vb ? asn1h_equal(m->type, va, vb) : va == vb;
+            return va && vb ? equal(spec, types + m->type, va, vb) : va == vb;
         }
     }
     case ASN1H_OPEN: {
         const asn1h_open *x = (const asn1h_open *)a, *y = (const asn1h_open *)b;
         if (x->type && x->value && x->type == y->type && y->value)
-            return asn1h_equal(x->type, x->value, y->value);
+            return equal(spec, x->type, x->value, y->value);
         if (x->buf && y->buf)
             return asn1h_received_equal(x->buf, x->len, y->buf, y->len);
         return x->buf == y->buf && x->type == y->type;
@@ -225,14 +230,18 @@ bool asn1h_equal(const asn1h_type *t, const void *a, const void *b)
 
 int asn1h_profile_write(FILE *out, const asn1h_profile *profile)
 {
+    const asn1h_spec *spec = profile->spec;
     size_t i;
     int first = 1;
+    if (!spec->profile_names)
+        return -1;                          /* built without ASN1H_PROFILE: no names */
     fprintf(out, "{\"spec_hash\": \"%s\", \"messages\": %llu, \"counters\": {",
-            profile->spec_hash, (unsigned long long)profile->messages);
-    for (i = 0; i < profile->ntypes; i++) {
+            spec->spec_hash, (unsigned long long)profile->messages);
+    for (i = 0; i < spec->ntypes; i++) {
         if (!profile->values[i] && !profile->items[i])
             continue;
-        fprintf(out, "%s\n  \"%s\": [%llu, %llu]", first ? "" : ",", profile->types[i]->name,
+        fprintf(out, "%s\n  \"%s\": [%llu, %llu]", first ? "" : ",",
+                spec->profile_strings + ((size_t)spec->profile_names[i] << spec->profile_shift),
                 (unsigned long long)profile->values[i], (unsigned long long)profile->items[i]);
         first = 0;
     }

@@ -18,7 +18,7 @@ from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, Tag, TagClass, T
                          strongly_connected_components)
 from .naming import CNames, c_identifier
 from ..contents import integer, object_identifier
-from .values import ValueWriter, c_bytes
+from .values import ValueWriter
 
 _KIND_CONST = {
     Kind.BOOLEAN: "ASN1H_BOOLEAN", Kind.INTEGER: "ASN1H_INTEGER",
@@ -85,6 +85,7 @@ class MemberLayout:
     flags: list[str] = field(default_factory=list)
     bit: Optional[int] = None
     default: Optional[str] = None  # symbol of the DEFAULT constant
+    default_der: Optional[bytes] = None  # its DER contents, when the emitter knows them
     access: str = ""              # lvalue of the member, relative to `v`
     offset: str = ""              # offsetof expression
     index: int = 0                # in the parent's member table
@@ -95,7 +96,10 @@ class MemberLayout:
     child_decoder: Optional[str] = None
     child_encoder: Optional[str] = None
     int_range: tuple[int, int] = (0, 0)
-    desc_index: int = 0                 # asn1h_type.id of the member's type (profiles)
+    wrapper_octet: Optional[int] = None   # a tagged CHOICE's one-octet explicit wrapper
+    # set by the tables (emit/tables.py)
+    desc_index: int = 0                 # the index of its type's entry (profiles)
+    slot: int = 0                       # its place in its parent's member table
 
     @property
     def match_octet(self) -> int:
@@ -107,8 +111,27 @@ class MemberLayout:
         return 1 << (self.bit % 8)
 
     @property
+    def default_compare(self) -> str:
+        """How a compiled encoder tells a DEFAULT member's value from the default inline:
+        "scalar" (BOOLEAN, native integers: `!=`), "empty" (a list whose default is {}),
+        "big" (an asn1h_int: `v`, unless the value is beyond int64_t), or "" (the runtime
+        compares, asn1h_member_encoded)."""
+        if not self.default or self.pointer:
+            return ""
+        kind = self.target.kind
+        if kind == Kind.BOOLEAN or kind in (Kind.INTEGER, Kind.ENUMERATED) \
+                and integer_storage(self.target)[0] != "ASN1H_INT_BIG":
+            return "scalar"
+        if kind == Kind.INTEGER and self.default_der is not None and len(self.default_der) <= 8:
+            return "big"                # an asn1h_int whose default fits its `v`
+        if kind in (Kind.SEQUENCE_OF, Kind.SET_OF) and self.default_der == b"":
+            return "empty"
+        return ""
+
+    @property
     def seen_mask(self) -> int:
-        return 1 << (self.index % 8)
+        """A SET's decoder marks each member seen by its place in the member table."""
+        return 1 << (self.slot % 8)
 
 
 @dataclass
@@ -126,19 +149,19 @@ class TypeLayout:
     compiled: bool = False
     decoder: str = ""
     encoder: str = ""
-    members_symbol: str = "NULL"
-    tags_symbol: str = "NULL"
-    info: str = "NULL"
-    aux: str = "0"
     flags: list[str] = field(default_factory=list)
-    index: int = 0
-    der_order: list[int] = field(default_factory=list)
+    universal: int = 0            # BYTES: the universal tag number of the built-in type
+    der_order: list[int] = field(default_factory=list)    # SET: member indexes, tag order
     enum_items: list[tuple[str, int]] = field(default_factory=list)
     enum_root: int = 0
-    enum_symbol: str = ""         # stem of the item table's symbols (named after the node)
-    open_entries: list[tuple[str, str, int]] = field(default_factory=list)  # key literal, desc, len
+    open_entries: list[tuple[bytes, str]] = field(default_factory=list)  # key, node id
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
+    # set by the tables (emit/tables.py)
+    table_index: int = 0          # its entry in the spec's type array
+    ref: str = ""                 # C: the entry, `spec.types[k]`
+    members_first: int = 0        # its member table's first index
+    members_ref: str = ""         # C: a pointer to its member table
 
     def member(self, name: str) -> MemberLayout:
         for m in self.members:
@@ -305,7 +328,6 @@ class _Builder:
             if key is not None:                  # shared: named after what it is
                 layout.desc = self._shared_name(node, key, shared)
                 layout.shared_name = node.builtin
-            layout.index = len(descriptors)
             descriptors.append(layout)
             self.types[node.id] = layout
             if key is not None:
@@ -335,6 +357,7 @@ class _Builder:
                             comp.location)]) from None
                     self.defaults.append((m.ctype, symbol, init))
                     m.default = symbol
+                    m.default_der = writer.der_contents(m.node_id, comp.default)
         values = []
         value_names = self.names.values(self.graph)
         for value in self.graph.values.values():
@@ -364,8 +387,6 @@ class _Builder:
         layout = TypeLayout(node=node, cname=cname, desc=self.names.descriptor(node.id),
                             exported=exported, owns_struct=self.owns_struct(node),
                             kind=_KIND_CONST[target.kind], tags=[tag_expr(t) for t in node.tags])
-        if node.tags:
-            layout.tags_symbol = self.names.tags(node.id)
         flags = []
         if target.extensible and target.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE,
                                                  Kind.ENUMERATED):
@@ -381,22 +402,17 @@ class _Builder:
         layout.flags = flags
         if target.kind in (Kind.INTEGER, Kind.ENUMERATED):
             layout.storage = integer_storage(target)[0]
-            layout.aux = layout.storage
-        if target.kind == Kind.ENUMERATED:
-            if node.alias_of is None:        # an alias points at its target's table
-                items = list(target.named_numbers.items())
-                layout.enum_items = items
-                layout.enum_root = len(items) - len(target.enum_extension or [])
-                layout.enum_symbol = self.names[node.id]
-            layout.info = f"&{self.names[target.id]}_enum_info"
+        if target.kind == Kind.ENUMERATED and node.alias_of is None:
+            items = list(target.named_numbers.items())     # an alias uses its target's
+            layout.enum_items = items
+            layout.enum_root = len(items) - len(target.enum_extension or [])
         if target.kind == Kind.BYTES:
-            layout.aux = str(UNIVERSAL_TAGS.get(target.builtin, 4))
+            layout.universal = UNIVERSAL_TAGS.get(target.builtin, 4)
         owner = target
         if self.owns_struct(owner):
             layout.compiled = owner.id in self.compiled
             layout.decoder = self.names.decoder(owner.id)
             layout.encoder = self.names.encoder(owner.id)
-            layout.members_symbol = self.names.members(owner.id)
         return layout
 
     def _open_info(self, layout: TypeLayout, rule, node_id: str) -> None:
@@ -423,11 +439,10 @@ class _Builder:
                 data = object_identifier(key)
             else:
                 continue
-            entries.append((c_bytes(data), self.types[type_id].desc, len(data)))
+            entries.append((data, type_id))
         if entries:
             layout.open_entries = entries
             layout.open_key_member = siblings.index(rule.key_path[-1])
-            layout.info = f"&{layout.desc}_open"
 
     def _element_of_member(self, node_id: str) -> bool:
         """Whether node_id is the element of an anonymous SEQUENCE OF / SET OF that is a
@@ -471,8 +486,6 @@ class _Builder:
                 self._fill_members(owner_layout)
             layout.members = owner_layout.members
             layout.present_bytes = owner_layout.present_bytes
-            layout.aux = owner_layout.aux
-            layout.info = owner_layout.info
             layout.der_order = owner_layout.der_order
             return
         if layout.members:
@@ -487,8 +500,7 @@ class _Builder:
             fieldname = "" if is_element else c_identifier(comp.name)
             m = MemberLayout(name=comp.name or "item", field=fieldname, node_id=comp.type,
                              target=target, ctype=self.ctype(comp.type), pointer=pointer,
-                             tags=comp.tags, desc=self.types[comp.type].desc, index=index,
-                             desc_index=self.types[comp.type].index)
+                             tags=comp.tags, desc=self.types[comp.type].desc, index=index)
             if len(comp.tags) > MAX_TAGS:
                 raise CompileError([Diagnostic(
                     "error", f"{owner.id}.{comp.name} has more than {MAX_TAGS} tags",
@@ -517,13 +529,8 @@ class _Builder:
             self._strategy(m)
             layout.members.append(m)
         layout.present_bytes = (bit + 7) // 8
-        if kind in (Kind.SEQUENCE, Kind.SET):
-            layout.aux = f"offsetof({cname}, present_)" if bit else "ASN1H_NO_BIT"
         if kind == Kind.SET:
             layout.der_order = _der_order(self.graph, owner)
-            layout.info = f"{cname}_der_order"
-        if kind == Kind.CHOICE and owner.extensible:
-            layout.aux = f"offsetof({cname}, u.unknown_)"
 
     def _member_tagging(self, m: MemberLayout, comp: Component) -> None:
         """Express the member's effective tags as the runtime does: its type's own tags,
@@ -555,6 +562,10 @@ class _Builder:
         if not t.kind.has_own_tlv:
             if not m.tags and t.kind == Kind.CHOICE:
                 m.strategy = "choice"
+            elif len(m.tags) == 1 and t.kind == Kind.CHOICE:
+                # encoding only: decoding keeps the general path, which counts the
+                # wrapper's nesting level as the interpreter does
+                m.wrapper_octet = identifier_octet(m.tags[0], True)
             elif not m.tags and t.kind == Kind.OPEN and t.open_type is None:
                 m.strategy = "open"                 # ANY, kept raw (tables: interpreter)
             return

@@ -8,6 +8,8 @@ from ..resources import data_dir
 from ..typegraph import Kind
 from .layout import Layout, integer_storage
 from .naming import c_identifier
+from .tables import build_tables
+from .values import c_bytes
 
 
 def _hex(value: int) -> str:
@@ -30,6 +32,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False)
     env.filters["hex"] = _hex
     env.filters["c_int"] = _c_int
+    env.filters["c_bytes"] = c_bytes
     return env
 
 
@@ -45,6 +48,27 @@ def _constants(layout: Layout) -> list[dict]:
         items = [(c_identifier(k), v) for k, v in node.named_numbers.items()]
         out.append({"id": node.id, "cname": layout.names[node.id], "constants": items,
                     "fits_int": all(-(2**31) <= v < 2**31 for _, v in items)})
+    return out
+
+
+def _pool_rows(rows: list[bytes]) -> list[tuple[int, str]]:
+    """A string pool's rows as (size, C string literal), one a row (each at most 4095
+    characters, as C99 allows), split over lines of about 88 characters.  Rows are full
+    but the last, which is only as long as its contents."""
+    out = []
+    for index, row in enumerate(rows):
+        text = row.rstrip(b"\0")
+        size = len(row) if index < len(rows) - 1 else len(text) + 1
+        pieces, line = [], ""
+        for k in range(0, len(text) or 1):
+            piece = c_bytes(text[k:k + 1])[1:-1] if text else ""
+            line += piece
+            if len(line) > 88:
+                pieces.append(f'"{line}"')
+                line = ""
+        if line or not pieces:
+            pieces.append(f'"{line}"')
+        out.append((size, "\n     ".join(pieces)))
     return out
 
 
@@ -72,6 +96,9 @@ def render(layout: Layout, name: str, prefix: str = "",
                                    or by_id[target.id].owns_struct else by_id[target.id].cname})
     owners = [by_id[n.id] for n in graph if by_id[n.id].owns_struct and n.alias_of is None]
     symbol = prefix + c_identifier(name)
+    tables = build_tables(layout, f"{symbol}_spec", f"{symbol}_members")
+    # DEFAULT constants that a shared member table made redundant are not emitted
+    used_defaults = {m.default for t in layout.types.values() for m in t.members if m.default}
     context = {
         "name": name,
         "version": __version__,
@@ -84,13 +111,17 @@ def render(layout: Layout, name: str, prefix: str = "",
         "structs": [by_id[i] for i in layout.struct_order],
         "exported": [t for t in descriptors if t.exported],
         "symbol": symbol,
-        "ntypes": len(descriptors),
+        "ntypes": len(tables.types),
+        "tables": tables,
+        "strings": _pool_rows(tables.string_rows),
+        "profile_strings": _pool_rows(tables.profile_rows),
+        "enum_values": [_c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,
         "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None],
         "compiled_names": [t.node.id for t in descriptors
                            if t.compiled and t.node.alias_of is None],
         "definitions": layout.definitions,
-        "defaults": layout.defaults,
+        "defaults": [d for d in layout.defaults if d[1] in used_defaults],
         "values": layout.values,
         "spec_hash": graph.spec_hash(),
     }

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..contents import character_string, integer, object_identifier
 from ..typegraph import Kind, Node, TypeGraph
@@ -120,6 +120,35 @@ class ValueWriter:
         if name not in node.named_numbers:
             raise ValueError(f"{name!r} is not an item of {node.id}")
         return node.named_numbers[name]
+
+    def der_contents(self, node_id: str, value: Any) -> Optional[bytes]:
+        """The DER contents octets of a value of a primitive type (what the runtime's
+        contents encoder writes), for DEFAULT values: DER leaves out a member whose
+        contents are these.  None for the kinds left to the runtime to encode."""
+        node = self.graph.target(node_id)
+        kind = node.kind
+        if kind == Kind.BOOLEAN:
+            return b"\xff" if value else b"\x00"
+        if kind in (Kind.INTEGER, Kind.ENUMERATED):
+            if isinstance(value, str):
+                value = self._enum_value(node, value) if kind == Kind.ENUMERATED \
+                    else node.named_numbers[value]
+            return integer(value)
+        if kind == Kind.NULL:
+            return b""
+        if kind == Kind.BIT_STRING and node.named_bits and isinstance(value, (list, tuple, set)) \
+                and not (len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
+            data, nbits = self._named_bits(node, value)    # no trailing 0 bits: DER's form
+            return bytes([(8 - nbits % 8) % 8]) + data if nbits else b"\x00"
+        if kind == Kind.BYTES and node.builtin not in ("UTCTime", "GeneralizedTime"):
+            if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
+                return object_identifier(value, node.builtin == "RELATIVE-OID")
+            if isinstance(value, (bytes, bytearray)):
+                return bytes(value)
+            return character_string(node.builtin, str(value))
+        if kind in (Kind.SEQUENCE_OF, Kind.SET_OF) and not value:
+            return b""
+        return None
 
     @staticmethod
     def _named_bits(node: Node, names) -> tuple[bytes, int]:

@@ -29,11 +29,9 @@ def resolve_pdus(graph: TypeGraph, names: Sequence[str]) -> list[Node]:
     return list({n.id: n for n in (resolve_type(graph, name) for name in names)}.values())
 
 
-def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
-    """The knapsack items a value of the PDUs can hold (members, elements, alternatives,
-    open types with a table, contained types), transitively.  The others never occur in
-    their traffic and the linker drops their routines, so they are no part of the code
-    cost a budget is a share of."""
+def reachable_nodes(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
+    """Every node a value of the PDUs can involve (members, elements, alternatives, open
+    types with a table, contained types, the aliases followed on the way), transitively."""
     seen, stack = set(), list(pdus)
     while stack:
         node_id = stack.pop()
@@ -41,5 +39,21 @@ def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
             continue
         seen.add(node_id)
         stack += [ref.target for ref in references(graph, graph[node_id])]
-        stack.append(graph.target(node_id).id)
-    return {i for i in seen if graph[i].has_routines}
+        stack += graph.successors(node_id)
+    return seen
+
+
+def reachable_items(graph: TypeGraph, pdus: Sequence[str]) -> set[str]:
+    """The knapsack items a value of the PDUs can hold.  The others never occur in their
+    traffic and are not emitted (`emitted_graph`), so they are no part of the code cost a
+    budget is a share of."""
+    return {i for i in reachable_nodes(graph, pdus) if graph[i].has_routines}
+
+
+def emitted_graph(graph: TypeGraph, pdus: Sequence[str], also: Sequence[str] = ()) -> TypeGraph:
+    """The part of `graph` a build for the PDUs needs: the types their values can involve,
+    the types named in `also` (forced ones) and the types of the value assignments, with
+    what those involve.  Everything else would only be linked in (the spec's one table
+    object refers to every routine) without ever being run."""
+    keep = reachable_nodes(graph, [*pdus, *also, *(v.type for v in graph.values.values())])
+    return graph.restricted_to(keep)

@@ -492,6 +492,11 @@ class ConstraintReader:
             high = high - 1 if isinstance(high, int) else high
         if aspect == "size" and low is not None and low < 0:
             raise SemanticError(f"a size cannot be negative ({low})", location)
+        if low is not None and high is not None and low > high:
+            what = "size range" if aspect == "size" else "value range"
+            raise SemanticError(f"this {what} is empty: no value lies between its bounds "
+                                f"(the smallest allowed would be {low}, the largest {high})",
+                                location)
         return Projection(values=IntervalSet([(low, high)]))
 
     def range_character(self, endpoint, domain: Domain, which: str, location) -> int:

@@ -3,6 +3,7 @@
 Compiler and flags (identical for every implementation and for the driver):
     gcc -O2 -ffunction-sections -fdata-sections -w
     link: gcc ... -Wl,--gc-sections -Wl,-z,now -Wl,-Map=driver.map
+(bench/sizes.py builds with -Os as well, through `optimization`.)
 -ffunction-sections/--gc-sections let the linker keep only what the driver reaches, so the
 code size counts only what a program using the implementation carries.  -z now binds every
 shared-library call at start-up, so that lazy symbol binding is never counted.
@@ -16,6 +17,7 @@ import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
@@ -24,7 +26,18 @@ BENCH = Path(__file__).resolve().parent.parent
 DRIVERS = BENCH / "drivers"
 
 CC = os.environ.get("BENCH_CC", "gcc")
-CFLAGS = ["-O2", "-ffunction-sections", "-fdata-sections", "-w"]
+CFLAGS = ["-O2", "-ffunction-sections", "-fdata-sections", "-w"]   # [0]: optimization
+
+
+@contextmanager
+def optimization(level: str):
+    """Builds inside the block use `level` ("-O2", "-Os") for every object and the link."""
+    saved = CFLAGS[0]
+    CFLAGS[0] = level
+    try:
+        yield
+    finally:
+        CFLAGS[0] = saved
 LDFLAGS = ["-Wl,--gc-sections", "-Wl,-z,now"]
 
 

@@ -4,7 +4,7 @@
                          --pdu Module.Type
 
 then the generated .c files and runtime_c/*.c, compiled and linked like every peer.  The
-PDU's descriptor is found in the generated headers (`extern const asn1h_type X_type;`).
+PDU's descriptor is found in the generated headers (`#define X_type (spec.types[k])`).
 """
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def _descriptor(generated: Path, pdu: str) -> Tuple[str, str]:
     c_name = re.sub(r"[^A-Za-z0-9_]", "_", pdu)
     found = []
     for header in sorted(generated.glob("*.h")):
-        for symbol in re.findall(r"extern\s+const\s+asn1h_type\s+(\w+)\s*;", header.read_text()):
+        for symbol in re.findall(r"^#define (\w+_type) \(\w+\.types\[\d+\]\)$",
+                                 header.read_text(), re.M):
             if symbol == f"{c_name}_type" or symbol.endswith(f"_{c_name}_type"):
                 found.append((len(symbol), symbol, header.name))
     if not found:
@@ -45,12 +46,25 @@ def _descriptor(generated: Path, pdu: str) -> Tuple[str, str]:
     return symbol, header
 
 
+def variant(implementation: str) -> Tuple[str, Optional[str]]:
+    """(mode, budget) of "compiled", "interpreted" or "hybrid-N%"."""
+    if implementation in VARIANTS:
+        return VARIANTS[implementation]
+    found = re.fullmatch(r"hybrid-(\d+%)", implementation)
+    if not found:
+        raise ValueError(f"no build of ours called {implementation}")
+    return "hybrid", found.group(1)
+
+
 def build(implementation: str, specs: Sequence[Path], pdu: str, module: str,
-          build_dir: Path) -> Build:
-    mode, budget = VARIANTS[implementation]
+          build_dir: Path, also: Sequence[str] = ()) -> Build:
+    """Our build of the PDU `module.pdu` (`also`: more PDUs the build carries)."""
+    mode, budget = variant(implementation)
     generated = build_dir / "generated"
     command = [sys.executable, "-m", "asn1c_hybrid", "compile", *map(str, specs),
                "-o", str(generated), "--mode", mode, "--pdu", f"{module}.{pdu}"]
+    for other in also:
+        command += ["--pdu", f"{module}.{other}"]
     if budget:
         command += ["--budget", budget]
     fresh_dir(generated)

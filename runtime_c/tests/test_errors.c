@@ -28,12 +28,12 @@ void test_error_format(void)
     err.code = ASN1H_ERR_TAG;
     err.type = &Records_type;
     err.depth = 3;
-    err.path[2].name = NULL;        /* outermost first when printed */
+    err.path[2].member = NULL;      /* outermost first when printed */
     err.path[2].index = 12;
-    err.path[1].name = "bits";
-    err.path[0].name = "inner";
+    err.path[1].member = &T_spec.spec.members[3];      /* Record's bits */
+    err.path[0].member = &T_spec.spec.members[18];     /* Mixed's alt */
     n = asn1h_error_format(&err, text, sizeof text);
-    CHECK(strcmp(text, "T.Records[12].bits.inner: unexpected tag") == 0);
+    CHECK(strcmp(text, "T.Records[12].bits.alt: unexpected tag") == 0);
     CHECK_EQ(n, strlen(text));
     full = n;
     /* a buffer too small: cut and terminated, the length needed returned (as snprintf) */
@@ -45,6 +45,22 @@ void test_error_format(void)
     CHECK(small[0] == 0);
     /* no buffer at all: only the length */
     CHECK_EQ(asn1h_error_format(&err, NULL, 0), full);
+    /* a build without names: the type's index, each member's place in its type */
+    {
+        T_tables *nameless = (T_tables *)malloc(sizeof T_spec);
+        CHECK(nameless != NULL);
+        memcpy(nameless, &T_spec, sizeof T_spec);
+        nameless->spec.strings = NULL;
+        nameless->spec.type_names = NULL;
+        nameless->spec.member_names = NULL;
+        nameless->spec.enum_names = NULL;
+        err.type = &nameless->types[24];
+        err.path[1].member = &nameless->spec.members[3];
+        err.path[0].member = &nameless->spec.members[18];
+        asn1h_error_format(&err, text, sizeof text);
+        CHECK(strcmp(text, "#24[12].#3.#0: unexpected tag") == 0);
+        free(nameless);
+    }
     /* no type: still readable */
     err.type = NULL;
     err.depth = 0;

@@ -195,7 +195,7 @@ void test_integer_storage_ranges(void)
         int64_t got = 0;
         asn1h_code code = dec(t, &v, (const uint8_t *)cases[i].der, cases[i].len, 0, &err);
         if (code != cases[i].code) {
-            printf("  case %lu (%s): code %d, expected %d\n", (unsigned long)i, t->name,
+            printf("  case %lu (%s): code %d, expected %d\n", (unsigned long)i, asn1h_type_name(t),
                    (int)code, (int)cases[i].code);
             check_failures++;
             continue;

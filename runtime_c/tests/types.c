@@ -1,163 +1,138 @@
-/* types.c: the descriptors of types.h. */
+/* types.c: the compact tables of types.h, assembled by hand as docs/runtime.md ("The table
+ * format") documents them.  Every index below is written out: the test of the format is
+ * that the runtime decodes and encodes with these bytes. */
 #include <stddef.h>
 
+#include "asn1h_ber.h"
 #include "types.h"
 
-#define U(n) ASN1H_TAG(ASN1H_UNIVERSAL, n)
-#define CTX(n) ASN1H_TAG(ASN1H_CONTEXT, n)
+#define U(n) ASN1H_PACK_TAG(ASN1H_UNIVERSAL, n)
+#define CTX(n) ASN1H_PACK_TAG(ASN1H_CONTEXT, n)
 
-static const uint32_t tag_boolean[1] = { U(1) };
-static const uint32_t tag_integer[1] = { U(2) };
-static const uint32_t tag_bit_string[1] = { U(3) };
-static const uint32_t tag_octet_string[1] = { U(4) };
-static const uint32_t tag_null[1] = { U(5) };
-static const uint32_t tag_oid[1] = { U(6) };
-static const uint32_t tag_real[1] = { U(9) };
-static const uint32_t tag_enumerated[1] = { U(10) };
-static const uint32_t tag_sequence[1] = { U(16) };
-static const uint32_t tag_set[1] = { U(17) };
-static const uint32_t tag_ia5[1] = { U(22) };
-static const uint32_t tag_wrapped[2] = { ASN1H_TAG(ASN1H_APPLICATION, 5), U(2) };
+/* ---- Members: { type index, offset, outermost tag, flags, presence bit } --------------
+ * The tag is the member's own with IMPLICIT or EXPLICIT, else its type's (0: none). */
 
-#define PRIMITIVE(symbol, name, size, aux, kind, tags, info, flags) \
-    const asn1h_type symbol = { name, NULL, NULL, NULL, info, tags, size, aux, 0, 0, \
-                                kind, 1, flags }
-
-PRIMITIVE(Int_type, "T.Int", sizeof(asn1h_int), ASN1H_INT_BIG, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(I8_type, "T.I8", sizeof(int8_t), ASN1H_INT_I8, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(U8_type, "T.U8", sizeof(uint8_t), ASN1H_INT_U8, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(I16_type, "T.I16", sizeof(int16_t), ASN1H_INT_I16, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(U16_type, "T.U16", sizeof(uint16_t), ASN1H_INT_U16, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(I32_type, "T.I32", sizeof(int32_t), ASN1H_INT_I32, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(U32_type, "T.U32", sizeof(uint32_t), ASN1H_INT_U32, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(I64_type, "T.I64", sizeof(int64_t), ASN1H_INT_I64, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(U64_type, "T.U64", sizeof(uint64_t), ASN1H_INT_U64, ASN1H_INTEGER, tag_integer, NULL, 0);
-PRIMITIVE(Bool_type, "T.Bool", sizeof(bool), 0, ASN1H_BOOLEAN, tag_boolean, NULL, 0);
-PRIMITIVE(Null_type, "T.Null", sizeof(asn1h_null), 0, ASN1H_NULL, tag_null, NULL, 0);
-PRIMITIVE(Real_type, "T.Real", sizeof(double), 0, ASN1H_REAL, tag_real, NULL, 0);
-PRIMITIVE(Bits_type, "T.Bits", sizeof(asn1h_bits), 0, ASN1H_BIT_STRING, tag_bit_string, NULL, 0);
-PRIMITIVE(Octets_type, "T.Octets", sizeof(asn1h_bytes), 4, ASN1H_BYTES, tag_octet_string, NULL, 0);
-PRIMITIVE(Oid_type, "T.Oid", sizeof(asn1h_bytes), 6, ASN1H_BYTES, tag_oid, NULL, 0);
-static PRIMITIVE(IA5_type, "IA5String", sizeof(asn1h_bytes), 22, ASN1H_BYTES, tag_ia5, NULL, 0);
-
-PRIMITIVE(Flags_type, "T.Flags", sizeof(asn1h_bits), 0, ASN1H_BIT_STRING, tag_bit_string,
-          NULL, ASN1H_T_NAMED_BITS);
-
-static const asn1h_named color_names[3] = { {"red", 0}, {"green", 1}, {"blue", 5} };
-static const asn1h_enum_info color_info = { color_names, 3, 3 };
-PRIMITIVE(Color_type, "T.Color", sizeof(int32_t), ASN1H_INT_I32, ASN1H_ENUMERATED,
-          tag_enumerated, &color_info, 0);
-
-const asn1h_type Wrapped_type = {
-    "T.Wrapped", NULL, NULL, NULL, NULL, tag_wrapped, sizeof(asn1h_int), ASN1H_INT_BIG, 0, 0,
-    ASN1H_INTEGER, 2, 0
+static const asn1h_member members[20] = {
+    /* 0-3: Record ::= SEQUENCE { id INTEGER, flag BOOLEAN DEFAULT TRUE,
+     *                            data [0] IMPLICIT OCTET STRING OPTIONAL,
+     *                            bits [1] EXPLICIT BIT STRING OPTIONAL, ... } */
+    { 0, offsetof(Record, id), U(2), 0, ASN1H_NO_BIT },
+    { 9, offsetof(Record, flag), U(1), ASN1H_M_DEFAULT | ASN1H_M_DEFAULT_VALUE,
+      Record_flag_bit },
+    { 13, offsetof(Record, data), CTX(0), ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT, Record_data_bit },
+    { 12, offsetof(Record, bits), CTX(1), ASN1H_M_OPTIONAL | ASN1H_M_EXPLICIT, Record_bits_bit },
+    /* 4-7: Pair ::= SET { c, a, b, d }, its members in DER (tag) order: a, b, c, d */
+    { 0, offsetof(Pair, a), CTX(0), ASN1H_M_IMPLICIT, ASN1H_NO_BIT },
+    { 9, offsetof(Pair, b), CTX(1), ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT, Pair_b_bit },
+    { 15, offsetof(Pair, c), CTX(2), ASN1H_M_IMPLICIT, ASN1H_NO_BIT },
+    { 0, offsetof(Pair, d), CTX(3), ASN1H_M_DEFAULT | ASN1H_M_DEFAULT_VALUE | ASN1H_M_IMPLICIT,
+      Pair_d_bit },
+    /* 8, 9, 10: the elements of the lists of INTEGER, OCTET STRING and Record */
+    { 0, 0, U(2), 0, ASN1H_NO_BIT },
+    { 13, 0, U(4), 0, ASN1H_NO_BIT },
+    { 19, 0, U(16), 0, ASN1H_NO_BIT },
+    /* 11-12: Chain ::= SEQUENCE { value INTEGER, next Chain OPTIONAL }, next by pointer */
+    { 0, offsetof(Chain, value), U(2), 0, ASN1H_NO_BIT },
+    { 25, offsetof(Chain, next), U(16), ASN1H_M_OPTIONAL | ASN1H_M_POINTER, 0 },
+    /* 13-14: Tree ::= CHOICE { leaf NULL, node [0] EXPLICIT Tree }, node by pointer */
+    { 10, offsetof(Tree, u.leaf), U(5), 0, ASN1H_NO_BIT },
+    { 26, offsetof(Tree, u.node), CTX(0), ASN1H_M_EXPLICIT | ASN1H_M_POINTER, ASN1H_NO_BIT },
+    /* 15: the element of Nest ::= SEQUENCE OF Nest */
+    { 27, 0, U(16), 0, ASN1H_NO_BIT },
+    /* 16-17: Alt ::= CHOICE { i INTEGER, s OCTET STRING, ... } */
+    { 0, offsetof(Alt, u.i), U(2), 0, ASN1H_NO_BIT },
+    { 13, offsetof(Alt, u.s), U(4), 0, ASN1H_NO_BIT },
+    /* 18-19: Mixed ::= SET { bits BIT STRING, alt Alt }: the order a generator fixes in
+     * advance puts the untagged CHOICE by its smallest tag, before bits */
+    { 28, offsetof(Mixed, alt), 0, 0, ASN1H_NO_BIT },
+    { 12, offsetof(Mixed, bits), U(3), 0, ASN1H_NO_BIT },
 };
 
-/* ---- Record -------------------------------------------------------------------------- */
+/* ---- The other pools ------------------------------------------------------------------ */
 
+/* Wrapped's tag list: a count, then the tags outermost first (ASN1H_TAG, 32 bits) */
+static const uint32_t tags[3] = {
+    2, ASN1H_TAG(ASN1H_APPLICATION, 5), ASN1H_TAG(ASN1H_UNIVERSAL, 2)
+};
+
+/* DEFAULT values, by member index: flag TRUE (1), d 5 (7); their DER contents */
 static const bool record_flag_default = true;
-static const asn1h_member record_members[4] = {
-    { "id", &Int_type, NULL, 0, offsetof(Record, id), ASN1H_NO_BIT, 0 },
-    { "flag", &Bool_type, &record_flag_default, 0, offsetof(Record, flag), Record_flag_bit,
-      ASN1H_M_DEFAULT },
-    { "data", &Octets_type, NULL, CTX(0), offsetof(Record, data), Record_data_bit,
-      ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT },
-    { "bits", &Bits_type, NULL, CTX(1), offsetof(Record, bits), Record_bits_bit,
-      ASN1H_M_OPTIONAL | ASN1H_M_EXPLICIT },
-};
-const asn1h_type Record_type = {
-    "T.Record", NULL, NULL, record_members, NULL, tag_sequence, sizeof(Record),
-    offsetof(Record, present_), 4, 0, ASN1H_SEQUENCE, 1, ASN1H_T_EXTENSIBLE
-};
-
-/* ---- Pair ---------------------------------------------------------------------------- */
-
 static const asn1h_int pair_d_default = { 5, NULL, 0 };
-static const asn1h_member pair_members[4] = {
-    { "c", &IA5_type, NULL, CTX(2), offsetof(Pair, c), ASN1H_NO_BIT, ASN1H_M_IMPLICIT },
-    { "a", &Int_type, NULL, CTX(0), offsetof(Pair, a), ASN1H_NO_BIT, ASN1H_M_IMPLICIT },
-    { "b", &Bool_type, NULL, CTX(1), offsetof(Pair, b), Pair_b_bit,
-      ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT },
-    { "d", &Int_type, &pair_d_default, CTX(3), offsetof(Pair, d), Pair_d_bit,
-      ASN1H_M_DEFAULT | ASN1H_M_IMPLICIT },
-};
-static const uint16_t pair_der_order[4] = { 1, 2, 0, 3 };
-const asn1h_type Pair_type = {
-    "T.Pair", NULL, NULL, pair_members, pair_der_order, tag_set, sizeof(Pair),
-    offsetof(Pair, present_), 4, 0, ASN1H_SET, 1, 0
+static const asn1h_default defaults[2] = {
+    { &record_flag_default, (const uint8_t *)"\377", 1, 1 },
+    { &pair_d_default, (const uint8_t *)"\005", 7, 1 },
 };
 
-/* ---- Collections --------------------------------------------------------------------- */
+/* Color's items: not 0, 1, 2, so their values are listed */
+static const int64_t enum_values[3] = { 0, 1, 5 };
 
-static const asn1h_member int_element[1] = { { "item", &Int_type, NULL, 0, 0, ASN1H_NO_BIT, 0 } };
-static const asn1h_member octets_element[1] = {
-    { "item", &Octets_type, NULL, 0, 0, ASN1H_NO_BIT, 0 } };
-static const asn1h_member record_element[1] = {
-    { "item", &Record_type, NULL, 0, 0, ASN1H_NO_BIT, 0 } };
+/* The string pool; every name is an offset into it */
+static const char strings[] =
+    "\0T.Int\0T.I8\0T.U8\0T.I16\0T.U16\0T.I32\0T.U32\0T.I64\0T.U64\0T.Bool\0T.Null\0"
+    "T.Real\0T.Bits\0T.Octets\0T.Oid\0IA5String\0T.Flags\0T.Color\0T.Wrapped\0"
+    "T.Record\0T.Pair\0T.Ints\0T.IntList\0T.Strings\0T.Records\0T.Chain\0T.Tree\0"
+    "T.Nest\0T.Alt\0T.Mixed\0T.Any\0id\0flag\0data\0bits\0a\0b\0c\0d\0item\0value\0"
+    "next\0leaf\0node\0i\0s\0alt\0red\0green\0blue\0";
+static const uint16_t type_names[T_NTYPES] = {
+    1, 7, 12, 17, 23, 29, 35, 41, 47, 53, 60, 67, 74, 81, 90, 96, 106, 114, 122, 132, 141,
+    148, 155, 165, 175, 185, 193, 200, 207, 213, 221
+};
+static const uint16_t member_names[20] = {
+    227, 230, 235, 240, 245, 247, 249, 251, 253, 253, 253, 258, 264, 269, 274, 253, 279,
+    281, 283, 240
+};
+static const uint16_t enum_names[3] = { 287, 291, 297 };
 
-const asn1h_type Ints_type = {
-    "T.Ints", NULL, NULL, int_element, NULL, tag_set, sizeof(Ints), 0, 1, 0, ASN1H_SET_OF, 1, 0
-};
-const asn1h_type IntList_type = {
-    "T.IntList", NULL, NULL, int_element, NULL, tag_sequence, sizeof(Ints), 0, 1, 0,
-    ASN1H_SEQUENCE_OF, 1, 0
-};
-const asn1h_type Strings_type = {
-    "T.Strings", NULL, NULL, octets_element, NULL, tag_set, sizeof(Strings), 0, 1, 0,
-    ASN1H_SET_OF, 1, 0
-};
-const asn1h_type Records_type = {
-    "T.Records", NULL, NULL, record_element, NULL, tag_sequence, sizeof(Records), 0, 1, 0,
-    ASN1H_SEQUENCE_OF, 1, 0
-};
-
-/* ---- Recursive types ----------------------------------------------------------------- */
-
-static const asn1h_member chain_members[2] = {
-    { "value", &Int_type, NULL, 0, offsetof(Chain, value), ASN1H_NO_BIT, 0 },
-    { "next", &Chain_type, NULL, 0, offsetof(Chain, next), 0,
-      ASN1H_M_OPTIONAL | ASN1H_M_POINTER },
-};
-const asn1h_type Chain_type = {
-    "T.Chain", NULL, NULL, chain_members, NULL, tag_sequence, sizeof(Chain),
-    offsetof(Chain, present_), 2, 0, ASN1H_SEQUENCE, 1, 0
+/* Times and REAL are the optional parts these types need; open types are kept raw */
+static const asn1h_codecs codecs = {
+    asn1h_dec_real, asn1h_enc_real, asn1h_dec_time, asn1h_put_time,
+    asn1h_resolve_open_types, asn1h_put_received
 };
 
-static const asn1h_member tree_members[2] = {
-    { "leaf", &Null_type, NULL, 0, offsetof(Tree, u.leaf), ASN1H_NO_BIT, 0 },
-    { "node", &Tree_type, NULL, CTX(0), offsetof(Tree, u.node), ASN1H_NO_BIT,
-      ASN1H_M_EXPLICIT | ASN1H_M_POINTER },
-};
-const asn1h_type Tree_type = {
-    "T.Tree", NULL, NULL, tree_members, NULL, NULL, sizeof(Tree), 0, 2, 0, ASN1H_CHOICE, 0, 0
+/* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
+ *      aux, extra } ---------------------------------------------------------------------------- */
+
+const T_tables T_spec = {
+    {
+        members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, strings,
+        type_names, member_names, enum_names, "t", NULL, NULL, T_NTYPES, 20, 2, 0, 0
+    },
+    {
+        { ASN1H_INTEGER, 0, 0, sizeof(asn1h_int), U(2), 0, 0, ASN1H_INT_BIG, 0 },
+        { ASN1H_INTEGER, 0, 1, sizeof(int8_t), U(2), 0, 0, ASN1H_INT_I8, 0 },
+        { ASN1H_INTEGER, 0, 2, sizeof(uint8_t), U(2), 0, 0, ASN1H_INT_U8, 0 },
+        { ASN1H_INTEGER, 0, 3, sizeof(int16_t), U(2), 0, 0, ASN1H_INT_I16, 0 },
+        { ASN1H_INTEGER, 0, 4, sizeof(uint16_t), U(2), 0, 0, ASN1H_INT_U16, 0 },
+        { ASN1H_INTEGER, 0, 5, sizeof(int32_t), U(2), 0, 0, ASN1H_INT_I32, 0 },
+        { ASN1H_INTEGER, 0, 6, sizeof(uint32_t), U(2), 0, 0, ASN1H_INT_U32, 0 },
+        { ASN1H_INTEGER, 0, 7, sizeof(int64_t), U(2), 0, 0, ASN1H_INT_I64, 0 },
+        { ASN1H_INTEGER, 0, 8, sizeof(uint64_t), U(2), 0, 0, ASN1H_INT_U64, 0 },
+        { ASN1H_BOOLEAN, 0, 9, sizeof(bool), U(1), 0, 0, 0, 0 },
+        { ASN1H_NULL, 0, 10, sizeof(asn1h_null), U(5), 0, 0, 0, 0 },
+        { ASN1H_REAL, 0, 11, sizeof(double), U(9), 0, 0, 0, 0 },
+        { ASN1H_BIT_STRING, 0, 12, sizeof(asn1h_bits), U(3), 0, 0, 0, 0 },
+        { ASN1H_BYTES, 0, 13, sizeof(asn1h_bytes), U(4), 0, 0, 4, 0 },
+        { ASN1H_BYTES, 0, 14, sizeof(asn1h_bytes), U(6), 0, 0, 6, 0 },
+        { ASN1H_BYTES, 0, 15, sizeof(asn1h_bytes), U(22), 0, 0, 22, 0 },
+        { ASN1H_BIT_STRING, ASN1H_T_NAMED_BITS, 16, sizeof(asn1h_bits), U(3), 0, 0, 0, 0 },
+        /* Color: items 0..2 of the enumeration pools, storage int32_t, 3 root items (extra) */
+        { ASN1H_ENUMERATED, 0, 17, sizeof(int32_t), U(10), 0, 3, ASN1H_INT_I32, 3 },
+        /* Wrapped: two tags, the list at 0 of the tag pool */
+        { ASN1H_INTEGER, ASN1H_T_TAG_LIST, 18, sizeof(asn1h_int), 0, 0, 0, ASN1H_INT_BIG, 0 },
+        { ASN1H_SEQUENCE, ASN1H_T_EXTENSIBLE, 19, sizeof(Record), U(16), 0, 4, 0, 0 },
+        { ASN1H_SET, 0, 20, sizeof(Pair), U(17), 4, 4, 0, 0 },
+        { ASN1H_SET_OF, 0, 21, sizeof(Ints), U(17), 8, 1, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 22, sizeof(Ints), U(16), 8, 1, 0, 0 },
+        { ASN1H_SET_OF, 0, 23, sizeof(Strings), U(17), 9, 1, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 24, sizeof(Records), U(16), 10, 1, 0, 0 },
+        { ASN1H_SEQUENCE, 0, 25, sizeof(Chain), U(16), 11, 2, 0, 0 },
+        { ASN1H_CHOICE, 0, 26, sizeof(Tree), 0, 13, 2, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 27, sizeof(Nest), U(16), 15, 1, 0, 0 },
+        { ASN1H_CHOICE, ASN1H_T_EXTENSIBLE, 28, sizeof(Alt), 0, 16, 2, 0, 0 },
+        { ASN1H_SET, 0, 29, sizeof(Mixed), U(17), 18, 2, 0, 0 },
+        { ASN1H_OPEN, 0, 30, sizeof(asn1h_open), 0, 0, 0, 0, 0 },
+    }
 };
 
-static const asn1h_member nest_element[1] = { { "item", &Nest_type, NULL, 0, 0, ASN1H_NO_BIT, 0 } };
-const asn1h_type Nest_type = {
-    "T.Nest", NULL, NULL, nest_element, NULL, tag_sequence, sizeof(Nest), 0, 1, 0,
-    ASN1H_SEQUENCE_OF, 1, 0
-};
-
-static const asn1h_member alt_members[2] = {
-    { "i", &Int_type, NULL, 0, offsetof(Alt, u.i), ASN1H_NO_BIT, 0 },
-    { "s", &Octets_type, NULL, 0, offsetof(Alt, u.s), ASN1H_NO_BIT, 0 },
-};
-const asn1h_type Alt_type = {
-    "T.Alt", NULL, NULL, alt_members, NULL, NULL, sizeof(Alt), offsetof(Alt, u.unknown_), 2, 0,
-    ASN1H_CHOICE, 0, ASN1H_T_EXTENSIBLE
-};
-
-static const asn1h_member mixed_members[2] = {
-    { "bits", &Bits_type, NULL, 0, offsetof(Mixed, bits), ASN1H_NO_BIT, 0 },
-    { "alt", &Alt_type, NULL, 0, offsetof(Mixed, alt), ASN1H_NO_BIT, 0 },
-};
-/* the order a generator fixes in advance: the CHOICE by its smallest tag */
-static const uint16_t mixed_order[2] = { 1, 0 };
-const asn1h_type Mixed_type = {
-    "T.Mixed", NULL, NULL, mixed_members, mixed_order, tag_set, sizeof(Mixed), ASN1H_NO_BIT, 2,
-    0, ASN1H_SET, 1, 0
-};
-
-const asn1h_type Any_type = {
-    "T.Any", NULL, NULL, NULL, NULL, NULL, sizeof(asn1h_open), 0, 0, 0, ASN1H_OPEN, 0, 0
-};
+/* The type array follows the header directly (asn1h_spec_of relies on it). */
+typedef char types_follow_the_header[offsetof(T_tables, types) == sizeof(asn1h_spec) ? 1 : -1];

@@ -129,6 +129,9 @@ def test_permitted_alphabets(spec):
     ("T ::= INTEGER (PATTERN \"x\")", "PATTERN is not applicable to INTEGER"),
     ("T ::= INTEGER (CONTAINING BOOLEAN)", "CONTAINING applies to OCTET STRING and BIT STRING"),
     ("T ::= OCTET STRING (SIZE (-1..2))", "a size cannot be negative"),
+    ("T ::= INTEGER (10..1)", "this value range is empty"),
+    ("T ::= INTEGER (10<..<11)", "this value range is empty"),
+    ("T ::= OCTET STRING (SIZE (4..2))", "this size range is empty"),
 ])
 def test_constraints_that_do_not_apply(spec, assignment, message):
     errors = spec.errors(f"M DEFINITIONS ::= BEGIN\n{assignment}\nEND")

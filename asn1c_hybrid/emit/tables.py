@@ -1,0 +1,381 @@
+"""The compact tables: a Layout laid out as the runtime's spec object (docs/runtime.md,
+"The table format").
+
+Types, members and every other entry refer to each other by 16-bit indices; names live in
+one string pool.  Identical tables are emitted once: anonymous types whose entries are the
+same (same kind, C layout, tags, members...) share one entry, types whose member lists are
+the same share one member table (the ten X.520 name CHOICEs of RFC 5280), and ENUMERATED
+types with the same items share them.  Sizes and offsets are C expressions (`sizeof`,
+`offsetof`) on one of the types sharing an entry: structs with the same members in the
+same order have the same layout.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..diagnostics import CompileError, Diagnostic
+from ..typegraph import Tag
+from .layout import Layout, MemberLayout, TypeLayout
+
+MAX_INDEX = 0xFFFF
+# C initializers of values whose octets are all zero (or that equal such a value: an
+# empty string), which decoding into zeroed memory gives without copying them in
+_ZERO = re.compile(r'false|0u?|0\.0|\{0\}|\{NULL, 0\}|\{INT64_C\(0\), NULL, 0\}'
+                   r'|\{\(const uint8_t \*\)"", 0(?:, 0)?\}')
+PACKED_MAX = 0x3FFF          # the largest tag number packed in 16 bits
+_CONSTRUCTED = ("ASN1H_SEQUENCE", "ASN1H_SET", "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF",
+                "ASN1H_CHOICE")
+
+
+def packed_tag(tag: Tag) -> str:
+    return f"ASN1H_PACK_TAG({int(tag.cls)}, {tag.number})"
+
+
+def full_tag(tag: Tag) -> str:
+    return f"ASN1H_TAG({int(tag.cls)}, {tag.number})"
+
+
+def _too_many(what: str) -> CompileError:
+    return CompileError([Diagnostic(
+        "error", f"this specification has more than 65,535 {what}: the tables' indexes are "
+        "16-bit (split the specification into several compile runs, with --prefix)")])
+
+
+@dataclass
+class TypeEntry:
+    """One asn1h_type initializer, as C expressions."""
+    kind: str
+    flags: list[str]
+    size: str
+    tag: str
+    first: int = 0
+    count: int = 0
+    aux: str = "0"
+    extra: int = 0
+    name: object = ""                # its name (an offset in the pool once laid out)
+    comment: str = ""
+
+
+@dataclass
+class MemberEntry:
+    type: int
+    offset: str
+    tag: str
+    flags: list[str]
+    bit: Optional[int]
+    name: object                     # its name (an offset in the pool once laid out)
+
+
+@dataclass
+class Default:
+    member: int                      # index in the member array
+    value: str                       # symbol of the C value
+    der: Optional[bytes] = None      # its DER contents, when known here
+
+
+@dataclass
+class Tables:
+    """Everything the spec object holds."""
+    types: list[TypeEntry] = field(default_factory=list)
+    members: list[MemberEntry] = field(default_factory=list)
+    routines: list[tuple[str, str]] = field(default_factory=list)   # (decoder, encoder)
+    tags: list[str] = field(default_factory=list)                   # the uint32 tag pool
+    defaults: list[Default] = field(default_factory=list)           # by member index
+    open: list[tuple[int, int, int]] = field(default_factory=list)  # key, key_len, type
+    data: bytes = b""                                               # open tables' keys
+    enum_values: list[int] = field(default_factory=list)
+    enum_names: list = field(default_factory=list)                  # offsets in the pool
+    name_shift: int = 0
+    string_rows: list[bytes] = field(default_factory=list)          # the pool, in rows
+    profile_names: list = field(default_factory=list)               # every type's id
+    profile_shift: int = 0
+    profile_rows: list[bytes] = field(default_factory=list)
+    codecs: set[str] = field(default_factory=set)                   # "real", "time", "received"
+
+
+ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
+                             # char[rows][ROW], each row one literal, names never across rows
+
+
+class _Pool:
+    """A string pool with each string once, in rows of ROW bytes; a string starts at a
+    multiple of 1 << shift, so that a 16-bit offset (its position >> shift) reaches it.
+    Offset 0 is the empty string."""
+
+    def __init__(self):
+        self.strings: list[str] = [""]
+        self.positions: dict[str, int] = {"": 0}
+        self.end = 1
+
+    def add(self, text: str) -> str:
+        """Returns the string itself: offsets are given once the pool is complete."""
+        if text not in self.positions:
+            self.positions[text] = -1
+            self.strings.append(text)
+        return text
+
+    def layout(self) -> tuple[int, dict[str, int], list[bytes]]:
+        """(shift, string -> offset, rows): the smallest shift that makes every offset fit
+        16 bits."""
+        for shift in range(0, 5):
+            unit = 1 << shift
+            position, offsets, data = 0, {}, bytearray()
+            for text in self.strings:
+                raw = text.encode("utf-8") + b"\0"
+                if len(raw) > ROW - 1:
+                    raise CompileError([Diagnostic(
+                        "error", f"a name of {len(raw) - 1} characters: the tables keep "
+                        f"names of at most {ROW - 2}")])
+                position = -(-position // unit) * unit
+                if position // ROW != (position + len(raw) - 1) // ROW or \
+                        (position + len(raw)) % ROW == 0:
+                    position = -(-position // ROW) * ROW       # the next row
+                if position >> shift > MAX_INDEX:
+                    break
+                data.extend(b"\0" * (position - len(data)))
+                offsets[text] = position >> shift
+                data.extend(raw)
+                position += len(raw)
+            else:
+                rows = [bytes(data[k:k + ROW]) for k in range(0, len(data), ROW)]
+                return shift, offsets, rows
+        raise CompileError([Diagnostic(
+            "error", "the names of this specification take more than 1 MiB: the tables' "
+            "16-bit name offsets cannot reach them (split the specification)")])
+
+
+class _Builder:
+    def __init__(self, layout: Layout, spec_symbol: str, members_symbol: str):
+        self.layout = layout
+        self.spec = spec_symbol
+        self.members_symbol = members_symbol
+        self.t = Tables()
+        self.pool = _Pool()
+        self.profile_pool = _Pool()
+        self.defaults = {symbol: (ctype, init) for ctype, symbol, init in layout.defaults}
+        self.table_defaults: dict[tuple, list] = {}   # member table key -> DEFAULT symbols
+
+    def owner(self, t: TypeLayout) -> TypeLayout:
+        """The layout owning t's members: itself, or the type an alias names."""
+        if t.node.alias_of is None:
+            return t
+        return self.layout.types[self.layout.graph.target(t.node.id).id]
+
+    def build(self) -> Tables:
+        descriptors = self.layout.descriptors
+        index_of = self.share_entries(descriptors)
+        order: list[TypeLayout] = []
+        for t in descriptors:
+            if index_of[id(t)] == len(order):
+                order.append(t)
+        if len(order) > MAX_INDEX:
+            raise _too_many("types")
+        for t in descriptors:
+            t.table_index = index_of[id(t)]
+            t.ref = f"{self.spec}.types[{t.table_index}]"
+        member_tables: dict[tuple, int] = {}
+        enum_items = self.enum_tables(order)
+        for t in order:
+            self.t.types.append(self.type_entry(t, member_tables, enum_items))
+        for t in descriptors:                  # the types that share an entry share all
+            rep = order[t.table_index]
+            t.members_first = rep.members_first
+            t.members_ref = f"({self.members_symbol} + {t.members_first})"
+            for m in t.members:
+                m.desc = self.layout.types[m.node_id].ref
+                m.desc_index = self.layout.types[m.node_id].table_index
+        sharing = {}
+        for t in descriptors:
+            sharing[t.table_index] = sharing.get(t.table_index, 0) + 1
+        for k, t in enumerate(order):           # counted together: their built-in's name
+            name = t.shared_name or (t.node.builtin if sharing[k] > 1 else t.node.id)
+            self.t.profile_names.append(self.profile_pool.add(name))
+        self.t.defaults.sort(key=lambda d: d.member)
+        self.t.name_shift, offsets, self.t.string_rows = self.pool.layout()
+        for entry in self.t.types:
+            entry.name = offsets[entry.name]
+        for member in self.t.members:
+            member.name = offsets[member.name]
+        self.t.enum_names = [offsets[n] for n in self.t.enum_names]
+        self.t.profile_shift, offsets, self.t.profile_rows = self.profile_pool.layout()
+        self.t.profile_names = [offsets[n] for n in self.t.profile_names]
+        return self.t
+
+    # -- which descriptors share an entry ------------------------------------------------
+    def share_entries(self, descriptors: list[TypeLayout]) -> dict[int, int]:
+        """id(layout) -> the index of its entry: anonymous primitive types with the same
+        entry share one."""
+        seen: dict[tuple, int] = {}
+        index_of: dict[int, int] = {}
+        for t in descriptors:
+            key = self.class_key(t)
+            index = len(seen) if key is None or key not in seen else seen[key]
+            if key is None:
+                seen[("own", id(t))] = index
+            else:
+                seen.setdefault(key, index)
+            index_of[id(t)] = index
+        return index_of
+
+    def class_key(self, t: TypeLayout) -> Optional[tuple]:
+        """What makes two anonymous primitive types one entry; None for a type that keeps
+        its own: named ones keep their names, and constructed ones their own counters and
+        routines, which profiles and the selection tell apart (they share their member
+        tables instead)."""
+        if not t.node.is_anonymous or t.kind in _CONSTRUCTED or t.node.alias_of is not None:
+            return None
+        return (t.kind, tuple(t.flags), t.storage, t.node.tags, tuple(t.enum_items),
+                t.enum_root, tuple(t.open_entries), t.open_key_member, t.node.builtin,
+                t.shared_name, t.universal)
+
+    # -- member tables -------------------------------------------------------------------
+    @staticmethod
+    def table_order(owner: TypeLayout) -> list[MemberLayout]:
+        """A SET's members in DER order (the interpreter encodes in table order)."""
+        if owner.der_order:
+            return [owner.members[i] for i in owner.der_order]
+        return owner.members
+
+    def member_table(self, t: TypeLayout, tables: dict[tuple, int]) -> int:
+        """The index of t's first member, after emitting its table unless an identical
+        one exists."""
+        owner = self.owner(t)
+        members = self.table_order(owner)
+        entries = [self.member_entry(m) for m in members]
+        # the same members, defaults and C layout: the same bytes
+        key = (tuple((e.type, e.tag, tuple(e.flags), e.bit, e.name,
+                      self.defaults.get(m.default) if m.default else None)
+                     for e, m in zip(entries, members)),
+               tuple((m.ctype, m.pointer) for m in owner.members), owner.present_bytes,
+               owner.kind)
+        for slot, m in enumerate(members):
+            m.slot = slot
+        if key in tables:                   # its defaults are the first table's too
+            for m, first_default in zip(members, self.table_defaults[key]):
+                m.default = first_default
+            return tables[key]
+        self.table_defaults[key] = [m.default for m in members]
+        first = len(self.t.members)
+        if first + len(entries) > MAX_INDEX:
+            raise _too_many("members")
+        tables[key] = first
+        for slot, (entry, m) in enumerate(zip(entries, members)):
+            self.t.members.append(entry)
+            if m.default:
+                self.t.defaults.append(Default(first + slot, m.default, m.default_der))
+        return first
+
+    def member_entry(self, m: MemberLayout) -> MemberEntry:
+        """The member's `tag` is the outermost tag of its encoding (its own, or its
+        type's): matching a member then reads the member alone."""
+        flags = list(m.flags)
+        tag = "0"
+        if m.tags:
+            first = m.tags[0]
+            if first.number <= PACKED_MAX:
+                tag = packed_tag(first)
+            else:
+                tag = str(len(self.t.tags))
+                self.t.tags.append(full_tag(first))
+                flags.append("ASN1H_M_LONG_TAG")
+        if m.default and not _ZERO.fullmatch(self.defaults[m.default][1]):
+            flags.append("ASN1H_M_DEFAULT_VALUE")
+        return MemberEntry(self.layout.types[m.node_id].table_index, m.offset, tag, flags,
+                           m.bit, self.pool.add(m.name))
+
+    # -- type entries --------------------------------------------------------------------
+    def tag_fields(self, tags: tuple[Tag, ...], own_tlv: bool) -> tuple[str, list[str]]:
+        """(tag field, extra flags): one tag packed, else an index of the tag pool.  A
+        tagged CHOICE or open type (whose tags are all explicit wrappers) always takes
+        the pool, so that a packed tag means "the identifier of the type's own TLV"."""
+        if not tags:
+            return "0", []
+        if len(tags) == 1 and tags[0].number <= PACKED_MAX and own_tlv:
+            return packed_tag(tags[0]), []
+        index = len(self.t.tags)
+        self.t.tags.append(str(len(tags)))
+        self.t.tags.extend(full_tag(tag) for tag in tags)
+        return str(index), ["ASN1H_T_TAG_LIST"]
+
+    def type_entry(self, t: TypeLayout, member_tables: dict, enum_items: dict) -> TypeEntry:
+        node = t.node
+        tag, tag_flags = self.tag_fields(node.tags, t.kind not in ("ASN1H_CHOICE", "ASN1H_OPEN"))
+        entry = TypeEntry(t.kind, list(t.flags) + tag_flags, f"sizeof({t.cname})", tag,
+                          comment=t.shared_name or node.id)
+        if not node.is_anonymous or t.shared_name:
+            entry.name = self.pool.add(t.shared_name or node.id)
+        kind = t.kind
+        if kind in _CONSTRUCTED:
+            t.members_first = entry.first = self.member_table(t, member_tables)
+            entry.count = len(self.owner(t).members)
+            if t.compiled:
+                self.t.routines.append((t.decoder, t.encoder))
+                entry.aux = str(len(self.t.routines))
+                entry.flags.append("ASN1H_T_COMPILED")
+            if kind == "ASN1H_CHOICE" and "ASN1H_T_EXTENSIBLE" in t.flags \
+                    or "ASN1H_T_OPEN_MEMBERS" in t.flags:
+                self.t.codecs.add("received")
+        elif kind == "ASN1H_INTEGER":
+            entry.aux = t.storage
+        elif kind == "ASN1H_ENUMERATED":
+            items, root = self.enum_of(t)
+            dense = [v for _, v in items] == list(range(len(items)))
+            if dense:
+                entry.flags.append("ASN1H_T_DENSE")
+            entry.first = enum_items[tuple(items)]
+            entry.count = len(items)
+            entry.aux = t.storage
+            entry.extra = root
+        elif kind == "ASN1H_BYTES":
+            entry.aux = str(t.universal)
+            if t.universal in (23, 24):
+                self.t.codecs.add("time")
+        elif kind == "ASN1H_REAL":
+            self.t.codecs.add("real")
+        if kind == "ASN1H_OPEN" or t.open_entries:
+            self.t.codecs.add("received")
+        if t.open_entries:
+            entry.first = len(self.t.open)
+            entry.count = len(t.open_entries)
+            entry.extra = t.open_key_member      # (aux stays a BYTES type's universal tag)
+            data = bytearray(self.t.data)
+            for key, target in t.open_entries:
+                offset = data.find(key) if key else 0
+                if offset < 0:
+                    offset = len(data)
+                    data += key
+                self.t.open.append((offset, len(key), self.layout.types[target].table_index))
+            if len(data) > MAX_INDEX:
+                raise _too_many("octets of table keys")
+            self.t.data = bytes(data)
+        return entry
+
+    def enum_tables(self, order: list[TypeLayout]) -> dict[tuple, int]:
+        """Every ENUMERATED's items, once per list of items: those whose values are not
+        0, 1, 2, ... first, so that spec->enum_values needs to cover only them."""
+        lists = [tuple(self.enum_of(t)[0]) for t in order if t.kind == "ASN1H_ENUMERATED"]
+        sparse = [items for items in lists if [v for _, v in items] != list(range(len(items)))]
+        first: dict[tuple, int] = {}
+        for items in sparse + lists:
+            if items not in first:
+                first[items] = len(self.t.enum_names)
+                self.t.enum_names.extend(self.pool.add(name) for name, _ in items)
+                if items in sparse:
+                    self.t.enum_values.extend(v for _, v in items)
+        if len(self.t.enum_names) > MAX_INDEX:
+            raise _too_many("enumeration items")
+        return first
+
+    def enum_of(self, t: TypeLayout) -> tuple[list[tuple[str, int]], int]:
+        """The items (root first, then additions) and the root's count of an ENUMERATED,
+        from the type an alias names when t is one."""
+        target = self.layout.types[self.layout.graph.target(t.node.id).id]
+        return target.enum_items, target.enum_root
+
+
+def build_tables(layout: Layout, spec_symbol: str, members_symbol: str) -> Tables:
+    """The tables of `layout`; also sets, on every type and member layout, the C
+    expressions templates use to name entries (`ref`, `members_ref`, `slot`...)."""
+    return _Builder(layout, spec_symbol, members_symbol).build()

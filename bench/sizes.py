@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Code size of every build of every benchmark spec, linked as the benchmarks link it
+(bench/peers/common.py): bench/sizes.csv, which bench/run.py makes the code-size table of
+docs/benchmarks.md.  No instruction counting, so it takes minutes.
+
+    python bench/sizes.py [--specs NAME...] [--builds BUILD...] [--levels O2 Os]
+
+For each spec, our builds (interpreted-only, compiled-only, hybrid at 10/20/40% of the
+code budget) are split into generated code and runtime bytes; Heimdal's template codec and
+asn1c are built beside them where they take the spec.  Whole 3GPP-sized specs (LTE RRC)
+are measured as one object each (`size`), with and without names, and compiled-only with
+gcc's compile time: bench/objects.csv.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import corpora  # noqa: E402
+import run  # noqa: E402
+from peers import asn1c, ours  # noqa: E402
+from peers.common import CC, Build, NotApplicable, optimization  # noqa: E402
+
+from asn1c_hybrid.measure.sizes import code_bytes_by_object  # noqa: E402
+
+SIZES_CSV = run.SIZES_CSV
+OUR_BUILDS = ["interpreted", "compiled", "hybrid-10%", "hybrid-20%", "hybrid-40%"]
+PEER_BUILDS = ["heimdal-template", "asn1c"]
+LEVELS = ["-O2", "-Os"]
+COLUMNS = ["spec", "build", "level", "generated_bytes", "runtime_bytes", "total_bytes", "note"]
+
+
+@dataclass(frozen=True)
+class SizeSpec:
+    name: str
+    title: str
+    builders: Callable[[], Dict[str, Callable[[Path], Build]]]
+
+
+def _group(group: Callable[[], run.SpecGroup], specs: Callable[[], Sequence[Path]],
+           module: str, pdu: str):
+    """The peers of a benchmark group, and our builds at every budget."""
+    def builders():
+        found = dict(group().builders)
+        for build in OUR_BUILDS:
+            found[build] = lambda d, build=build: ours.build(build, specs(), pdu, module, d)
+        return found
+    return builders
+
+
+def _spec(folder: str, files: Sequence[str], module: str, pdu: str, also: Sequence[str] = ()):
+    """A spec from the shared reference set: ours, and asn1c."""
+    def paths() -> List[Path]:
+        return [corpora.shared_dir() / "specs" / folder / f for f in files]
+
+    def builders():
+        found = {build: (lambda d, build=build: ours.build(build, paths(), pdu, module, d,
+                                                             also=also))
+                 for build in OUR_BUILDS}
+        found["asn1c"] = lambda d: asn1c.build(paths(), pdu, d)
+        return found
+    return builders
+
+
+SPECS = [
+    SizeSpec("personnel", "X.680's personnel record",
+             _group(run.personnel_group, lambda: [corpora.PERSONNEL_SPEC],
+                    "PersonnelRecordModule", "PersonnelRecord")),
+    SizeSpec("blackwell", "Blackwell's 100-member message",
+             _group(run.blackwell_group, lambda: [corpora.BLACKWELL_SPEC],
+                    "BlackwellModule", "BlackwellMessage")),
+    SizeSpec("certificates", "X.509 Certificate (RFC 5280)",
+             _group(run.certificates_group, corpora.rfc5280_specs, "PKIX1Explicit88",
+                    "Certificate")),
+    SizeSpec("ldap", "LDAP LDAPMessage (RFC 4511)",
+             _spec("IETF_LDAP_RFC4511", ["Lightweight-Directory-Access-Protocol-V3.asn"],
+                   "Lightweight-Directory-Access-Protocol-V3", "LDAPMessage")),
+    SizeSpec("kerberos", "Kerberos AS-REQ and AS-REP (RFC 4120)",
+             _spec("IETF_Kerberos_RFC4120", ["KerberosV5Spec2.asn"], "KerberosV5Spec2",
+                   "AS-REQ", also=["AS-REP"])),
+    SizeSpec("snmpv1", "SNMPv1 Message (RFC 1157)",
+             _spec("IETF_SNMP", ["RFC1155-SMI.asn", "RFC1157-SNMP.asn"], "RFC1157-SNMP",
+                   "Message")),
+    SizeSpec("x400", "X.400 P1 MTS-APDU",
+             _group(run.x400_group,
+                    lambda: sorted((run.REPO / "examples" / "x400" / "spec").glob("*.asn")),
+                    "MTAAbstractService", "MTS-APDU")),
+]
+
+
+# ---- Whole specifications as one object (no link): the tables' own size -------------------
+
+@dataclass(frozen=True)
+class ObjectSpec:
+    name: str
+    folder: str
+    files: tuple
+
+
+OBJECT_SPECS = [ObjectSpec("lte-rrc-r14", "3GPP_LTE_RRC_36331_r14", ("rrc_14_4_0.asn",))]
+OBJECTS_CSV = run.OBJECTS_CSV
+OBJECT_BUILDS = [("interpreted", ""), ("interpreted", "-DASN1H_NO_NAMES"), ("compiled", "")]
+
+
+def object_rows(spec: ObjectSpec, root: Path) -> List[List[str]]:
+    """`size` of the whole specification's object, every type emitted (no --pdu), compiled
+    with `gcc -O2`: interpreted with and without names, and compiled-only (with gcc's time:
+    the cost of compiling 3GPP-sized specs)."""
+    files = [corpora.shared_dir() / "specs" / spec.folder / f for f in spec.files]
+    rows = []
+    for mode, define in OBJECT_BUILDS:
+        out = root / "objects" / spec.name / mode
+        command = [sys.executable, "-m", "asn1c_hybrid", "compile", *map(str, files), "-o",
+                   str(out), "--name", "spec", "--mode", mode]
+        subprocess.run(command, cwd=run.REPO, check=True, capture_output=True)
+        obj = out / f"spec{define.replace('-D', '-')}.o"
+        started = time.monotonic()
+        subprocess.run([CC, "-std=c99", "-O2", *([define] if define else []), "-c",
+                        "-I", str(ours.RUNTIME), str(out / "spec.c"), "-o", str(obj)],
+                       check=True, capture_output=True)
+        seconds = time.monotonic() - started
+        text = subprocess.run(["size", str(obj)], check=True, capture_output=True,
+                              text=True).stdout.splitlines()[1].split()
+        rows.append([spec.name, mode, "no" if define else "yes", text[3], f"{seconds:.1f}"])
+        print(f"{spec.name:12} {mode:12} names={'no' if define else 'yes'} {text[3]} bytes, "
+              f"{seconds:.1f} s", flush=True)
+    return rows
+
+
+@dataclass
+class SizeRow:
+    spec: str
+    build: str
+    level: str
+    generated: Optional[int] = None
+    runtime: Optional[int] = None
+    note: str = ""
+
+    @property
+    def total(self) -> Optional[int]:
+        return None if self.generated is None else self.generated + (self.runtime or 0)
+
+    def csv_row(self) -> List[str]:
+        def n(x):
+            return "n/a" if x is None else str(x)
+        return [self.spec, self.build, self.level, n(self.generated), n(self.runtime),
+                n(self.total), self.note]
+
+
+def measure(build: Build, ours_build: bool) -> tuple[int, Optional[int]]:
+    """(generated, runtime) bytes kept by the link; a peer's are all "generated" plus its
+    library, reported as runtime."""
+    generated = runtime = 0
+    for obj, size in code_bytes_by_object(build.map_file.read_text()).items():
+        if not build.counts(obj):
+            continue
+        name = Path(obj.split("(")[0]).name
+        if (ours_build and name.startswith("asn1h_")) or \
+                (not ours_build and (obj.endswith(")") or "skeletons" in obj)):
+            runtime += size
+        else:
+            generated += size
+    return generated, runtime
+
+
+def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> List[SizeRow]:
+    rows = []
+    builders = spec.builders()
+    for build in builds:
+        row = SizeRow(spec.name, build, level)
+        if build not in builders:
+            row.note = "not built for this spec"
+            rows.append(row)
+            continue
+        directory = root / level.lstrip("-") / spec.name / build.replace("%", "pct")
+        try:
+            with optimization(level):
+                made = builders[build](directory)
+            row.generated, row.runtime = measure(made, build in OUR_BUILDS)
+        except (NotApplicable, ours.Pending) as error:
+            row.note = str(error).splitlines()[0][:160]
+        rows.append(row)
+        print(f"{spec.name:12} {build:17} {level:4} {row.total if row.total else row.note}",
+              flush=True)
+    return rows
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--specs", nargs="*", help="only these (default: all)")
+    parser.add_argument("--builds", nargs="*", default=OUR_BUILDS + PEER_BUILDS)
+    parser.add_argument("--levels", nargs="*", default=[l.lstrip("-") for l in LEVELS],
+                        help="optimization levels, without the dash (default: O2 Os)")
+    parser.add_argument("--csv", type=Path, default=SIZES_CSV)
+    args = parser.parse_args(argv)
+    root = corpora.build_dir() / "sizes"
+    rows: List[SizeRow] = []
+    for spec in SPECS:
+        if args.specs and spec.name not in args.specs:
+            continue
+        for level in args.levels:
+            rows += size_rows(spec, args.builds, "-" + level.lstrip("-"), root)
+    if not args.specs or any(o.name in args.specs for o in OBJECT_SPECS):
+        objects = [row for o in OBJECT_SPECS if not args.specs or o.name in args.specs
+                   for row in object_rows(o, root)]
+        with OBJECTS_CSV.open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["spec", "mode", "names", "object_bytes", "gcc_seconds"])
+            writer.writerows(objects)
+        print(f"wrote {OBJECTS_CSV}")
+    args.csv.parent.mkdir(parents=True, exist_ok=True)
+    with args.csv.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(COLUMNS)
+        writer.writerows(r.csv_row() for r in rows)
+    print(f"wrote {args.csv}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

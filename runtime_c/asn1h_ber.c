@@ -1,0 +1,545 @@
+/* asn1h_ber.c: the primitives of BER and DER, below the interpreter and compiled code:
+ * errors, identifiers and lengths, skipping values, INTEGER contents, the DER order of
+ * SET and SET OF encodings, and reading the tables' shared pools. */
+#include <stdlib.h>
+
+#include "asn1h_ber.h"
+
+/* ---- Errors -------------------------------------------------------------------------- */
+
+const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at)
+{
+    asn1h_error *err = d->err;
+    if (err->code == ASN1H_OK) {            /* keep the first, innermost failure */
+        err->code = code;
+        err->offset = (size_t)(at - d->base);
+        err->depth = 0;
+        err->truncated = false;
+    }
+    return NULL;
+}
+
+void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index)
+{
+    if (err->depth < ASN1H_PATH_MAX) {
+        err->path[err->depth].member = m;
+        err->path[err->depth].index = index;
+        err->depth++;
+    } else {
+        err->truncated = true;
+    }
+}
+
+/* ---- Identifiers and lengths --------------------------------------------------------- */
+
+const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  uint32_t *tag, unsigned *form)
+{
+    const uint8_t *start = p;
+    uint32_t number = 0;
+    uint32_t cls = p[0] >> 6;
+
+    *form = (p[0] >> 5) & 1u;
+    p++;
+    if (p < end && (*p & 0x7F) == 0)        /* X.690 8.1.2.4.2 c: no leading zero bits */
+        return asn1h_fail(d, ASN1H_ERR_TAG, start);
+    do {
+        if (p >= end)
+            return asn1h_fail(d, ASN1H_ERR_TRUNCATED, start);
+        if (number > (0x3FFFFFFFu >> 7))
+            return asn1h_fail(d, ASN1H_ERR_TAG, start);
+        number = (number << 7) | (*p & 0x7Fu);
+    } while (*p++ & 0x80);
+    if (number < 31 && (d->flags & ASN1H_DER))
+        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+    *tag = (cls << 30) | number;
+    return p;
+}
+
+const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  unsigned *form, const uint8_t **content_end)
+{
+    const uint8_t *start = p;
+    size_t len = 0, n, i;
+
+    if (p >= end)
+        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
+    if (*p == 0x80) {
+        if (!(*form & ASN1H_FORM_CONSTRUCTED))
+            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+        if (d->flags & ASN1H_DER)
+            return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+        *form |= ASN1H_FORM_INDEF;
+        *content_end = end;
+        return p + 1;
+    }
+    n = *p++ & 0x7Fu;
+    if (n == 0x7F)                          /* reserved (X.690 8.1.3.5 c) */
+        return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+    if ((size_t)(end - p) < n)
+        return asn1h_overrun(d, start, p, n);
+    for (i = 0; i < n; i++) {
+        if (len > (SIZE_MAX >> 8))
+            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+        len = (len << 8) | p[i];
+    }
+    if ((d->flags & ASN1H_DER) && (n == 0 || len < 0x80 || p[0] == 0))
+        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+    p += n;
+    if ((size_t)(end - p) < len)
+        return asn1h_overrun(d, start, p, len);
+    *content_end = p + len;
+    return p;
+}
+
+/* One identifier and length, read without checks beyond the bounds: the contents, their
+ * length and whether it is indefinite; 0 when the header is malformed or cut short. */
+static int raw_tl(const uint8_t *p, const uint8_t *end, const uint8_t **contents,
+                  size_t *len, int *indefinite)
+{
+    size_t n;
+    if (p >= end)
+        return 0;
+    if ((*p++ & 0x1F) == 0x1F)
+        do {
+            if (p >= end)
+                return 0;
+        } while (*p++ & 0x80);
+    if (p >= end)
+        return 0;
+    *indefinite = *p == 0x80;
+    *len = 0;
+    if (*p < 0x80) {
+        *len = *p++;
+    } else if (*p++ != 0x80) {
+        for (n = p[-1] & 0x7Fu; n > 0; n--) {
+            if (p >= end || *len > (SIZE_MAX >> 8))
+                return 0;
+            *len = *len << 8 | *p++;
+        }
+    }
+    *contents = p;
+    return 1;
+}
+
+/* Walks the values in [p, end), up to an end-of-contents when `indefinite`: 1 when `at`
+ * lies in the contents of a definite-length value that [p, end) holds whole, 0 when it
+ * does not, -1 when it lies beyond what was walked (*next: where the walk stopped). */
+static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefinite,
+                              const uint8_t *at, unsigned depth, const uint8_t **next)
+{
+    while (p < end) {
+        const uint8_t *contents;
+        size_t len;
+        int open, found;
+        if (indefinite && end - p >= 2 && p[0] == 0 && p[1] == 0) {
+            *next = p + 2;
+            return -1;
+        }
+        if (!raw_tl(p, end, &contents, &len, &open) || at < contents)
+            return 0;
+        if (!open) {
+            if (len > (size_t)(end - contents))
+                return 0;
+            if (at < contents + len)
+                return 1;
+            p = contents + len;
+        } else {
+            if (depth == 0)
+                return 0;
+            found = enclosing_definite(contents, end, 1, at, depth - 1, &p);
+            if (found >= 0)
+                return found;
+        }
+    }
+    *next = p;
+    return 0;
+}
+
+/* Cold: a length running past the input's end is truncation unless a definite-length value
+ * that the input holds whole encloses it (then it overruns that value).  Only indefinite
+ * lengths let an inner length reach past the end of a complete input, so the check walks
+ * the input again from its start. */
+const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
+                             size_t len)
+{
+    const uint8_t *next;
+    int truncated = d->input_end && len > (size_t)(d->input_end - contents)
+                    && enclosing_definite(d->base, d->input_end, 0, at, ASN1H_MAX_DEPTH,
+                                          &next) != 1;
+    return asn1h_fail(d, truncated ? ASN1H_ERR_TRUNCATED : ASN1H_ERR_LENGTH, at);
+}
+
+const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                             uint32_t *tag, unsigned *form, const uint8_t **content_end)
+{
+    return asn1h_get_tl(d, p, end, tag, form, content_end);
+}
+
+const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form)
+{
+    if (!(form & ASN1H_FORM_INDEF)) {
+        if (p != end)
+            return asn1h_fail(d, ASN1H_ERR_TRAILING, p);
+        return p;
+    }
+    if (end - p < 2)
+        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
+    if (p[0] != 0 || p[1] != 0)
+        return asn1h_fail(d, ASN1H_ERR_TRAILING, p);
+    return p + 2;
+}
+
+/* Skips one TLV reading every level of it: what is kept as received (an open type, an
+ * unknown alternative) must be well-formed throughout, since it is re-encoded with DER
+ * framing later, and in strict DER mode its framing must be DER at every level. */
+const uint8_t *asn1h_skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                unsigned depth)
+{
+    uint32_t tag;
+    unsigned form;
+    const uint8_t *content_end, *at = p;
+    if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &content_end)))
+        return NULL;
+    if (tag == 0)
+        return asn1h_fail(d, ASN1H_ERR_TAG, at);
+    if (!(form & ASN1H_FORM_CONSTRUCTED))
+        return content_end;
+    if (depth == 0)
+        return asn1h_fail(d, ASN1H_ERR_DEPTH, at);
+    while (!asn1h_at_end(p, content_end, form))
+        if (!(p = asn1h_skip_whole(d, p, content_end, depth - 1)))
+            return NULL;
+    return asn1h_close(d, p, content_end, form);
+}
+
+const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
+{
+    unsigned open = 0;                      /* indefinite-length values not yet closed */
+    if (d->flags & ASN1H_DER)               /* DER framing at every level */
+        return asn1h_skip_whole(d, p, end, d->depth);
+    do {
+        uint32_t tag;
+        unsigned form;
+        const uint8_t *content_end;
+        if (open && end - p >= 2 && p[0] == 0 && p[1] == 0) {
+            p += 2;
+            open--;
+            continue;
+        }
+        content_end = NULL;
+        if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &content_end)))
+            return NULL;
+        if (tag == 0)                       /* end-of-contents where a value must be */
+            return asn1h_fail(d, ASN1H_ERR_TAG, p - 2);
+        if (form & ASN1H_FORM_INDEF) {
+            if (open >= d->depth)
+                return asn1h_fail(d, ASN1H_ERR_DEPTH, p);
+            open++;
+        } else {
+            p = content_end;
+        }
+    } while (open);
+    return p;
+}
+
+/* ---- INTEGER contents ------------------------------------------------------------------ */
+
+int64_t asn1h_load_int(unsigned storage, const void *v)
+{
+    switch (storage) {
+    case ASN1H_INT_I8: return *(const int8_t *)v;
+    case ASN1H_INT_U8: return *(const uint8_t *)v;
+    case ASN1H_INT_I16: return *(const int16_t *)v;
+    case ASN1H_INT_U16: return *(const uint16_t *)v;
+    case ASN1H_INT_I32: return *(const int32_t *)v;
+    case ASN1H_INT_U32: return (int64_t)*(const uint32_t *)v;
+    default: return *(const int64_t *)v;
+    }
+}
+
+const uint8_t *asn1h_check_oid(asn1h_dec *d, const uint8_t *p, const uint8_t *end, int relative)
+{
+    const uint8_t *q;
+    if (p == end && !relative)
+        return asn1h_fail(d, ASN1H_ERR_VALUE, p);
+    if (p != end && (end[-1] & 0x80))
+        return asn1h_fail(d, ASN1H_ERR_VALUE, end - 1);
+    for (q = p; q < end; q++)
+        if (*q == 0x80 && (q == p || !(q[-1] & 0x80)))
+            return asn1h_fail(d, ASN1H_ERR_VALUE, q);
+    return end;
+}
+
+/* DER: SET OF elements in ascending order of their encodings (X.690 11.6). */
+int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end)
+{
+    size_t alen = (size_t)(at - previous), blen = (size_t)(end - at);
+    int c = memcmp(previous, at, alen < blen ? alen : blen);
+    return c < 0 || (c == 0 && alen <= blen);
+}
+
+/* ---- Encoding: identifiers, lengths, INTEGER contents --------------------------------- */
+
+uint8_t *asn1h_enc_fail(asn1h_enc *e, asn1h_code code)
+{
+    if (e->err->code == ASN1H_OK) {
+        e->err->code = code;
+        e->err->offset = 0;
+        e->err->depth = 0;
+        e->err->truncated = false;
+    }
+    return NULL;
+}
+
+
+uint8_t *asn1h_put_len_long(asn1h_enc *e, uint8_t *p, size_t len)
+{
+    unsigned n = 0;
+    if (len < 0x80) {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)len;
+        return p;
+    }
+    for (; len; len >>= 8, n++) {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)len;
+    }
+    ASN1H_ROOM(e, p, 1);
+    *--p = (uint8_t)(0x80 | n);
+    return p;
+}
+
+uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned constructed)
+{
+    uint32_t number = tag & 0x3FFFFFFFu;
+    uint8_t first = (uint8_t)((tag >> 30) << 6 | constructed << 5);
+    uint8_t more = 0;
+    if (number < 31) {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)(first | number);
+        return p;
+    }
+    do {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)((number & 0x7F) | more);
+        more = 0x80;
+        number >>= 7;
+    } while (number);
+    ASN1H_ROOM(e, p, 1);
+    *--p = (uint8_t)(first | 0x1F);
+    return p;
+}
+
+uint8_t *asn1h_put_primitive(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len,
+                             uint8_t id)
+{
+    if (!(p = asn1h_put_raw(e, p, buf, len)))
+        return NULL;
+    return asn1h_put_tl1(e, p, len, id);
+}
+
+uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v, sign = v < 0 ? ~(uint64_t)0 : 0;
+    do {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)u;
+        u = (u >> 8) | (sign << 56);
+    } while (u != sign || ((*p >> 7) != (sign & 1)));
+    return p;
+}
+
+uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t u)
+{
+    do {
+        ASN1H_ROOM(e, p, 1);
+        *--p = (uint8_t)u;
+        u >>= 8;
+    } while (u);
+    if (*p & 0x80) {
+        ASN1H_ROOM(e, p, 1);
+        *--p = 0;
+    }
+    return p;
+}
+
+uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
+{
+    switch (asn1h_storage(t)) {
+    case ASN1H_INT_BIG: {
+        const asn1h_int *x = (const asn1h_int *)v;
+        const uint8_t *b = x->big;
+        size_t n = x->big_len;
+        if (!b || n == 0)
+            return asn1h_put_int64(e, p, x->v);
+        while (n > 1 && ((b[0] == 0x00 && !(b[1] & 0x80)) || (b[0] == 0xFF && (b[1] & 0x80)))) {
+            b++;                            /* DER: the fewest octets */
+            n--;
+        }
+        return asn1h_put_raw(e, p, b, n);
+    }
+    case ASN1H_INT_I8: return asn1h_put_int64(e, p, *(const int8_t *)v);
+    case ASN1H_INT_U8: return asn1h_put_uint64(e, p, *(const uint8_t *)v);
+    case ASN1H_INT_I16: return asn1h_put_int64(e, p, *(const int16_t *)v);
+    case ASN1H_INT_U16: return asn1h_put_uint64(e, p, *(const uint16_t *)v);
+    case ASN1H_INT_I32: return asn1h_put_int64(e, p, *(const int32_t *)v);
+    case ASN1H_INT_U32: return asn1h_put_uint64(e, p, *(const uint32_t *)v);
+    case ASN1H_INT_I64: return asn1h_put_int64(e, p, *(const int64_t *)v);
+    case ASN1H_INT_U64: return asn1h_put_uint64(e, p, *(const uint64_t *)v);
+    default: return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
+    }
+}
+
+/* DER order of SET OF elements: as octet strings, the shorter padded with zeros. */
+static int der_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen, i;
+    int c = memcmp(a, b, n);
+    if (c)
+        return c;
+    for (i = n; i < alen; i++)
+        if (a[i])
+            return 1;
+    for (i = n; i < blen; i++)
+        if (b[i])
+            return -1;
+    return 0;
+}
+
+/* Length of the DER TLV at p (written by this encoder, so well formed). */
+static size_t tlv_size(const uint8_t *p)
+{
+    const uint8_t *q = p + 1;
+    size_t len = 0, n;
+    if ((p[0] & 0x1F) == 0x1F)
+        while (*q++ & 0x80) {}
+    if (*q < 0x80)
+        return (size_t)(q + 1 - p) + *q;
+    n = *q++ & 0x7Fu;
+    while (n--)
+        len = (len << 8) | *q++;
+    return (size_t)(q - p) + len;
+}
+
+static void reverse(uint8_t *a, uint8_t *b)
+{
+    while (a < b) {
+        uint8_t t = *a;
+        *a++ = *--b;
+        *b = t;
+    }
+}
+
+/* The tag of the TLV at p as one number: ASN1H_TAG values sort in the canonical order of
+ * tags (X.680 8.6: class, then number). */
+static uint32_t tlv_tag(const uint8_t *p)
+{
+    uint32_t number = p[0] & 0x1Fu;
+    const uint8_t *q = p;
+    if (number == 0x1F) {                   /* long form: base 128, bit 8 = more */
+        number = 0;
+        do
+            number = (number << 7) | (*++q & 0x7Fu);
+        while (*q & 0x80);
+    }
+    return ASN1H_TAG(p[0] >> 6, number);
+}
+
+static int tag_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    uint32_t x = tlv_tag(a), y = tlv_tag(b);
+    (void)alen;
+    (void)blen;
+    return x < y ? -1 : x > y;
+}
+
+/* Insertion sort with rotations: no extra memory (SET OF values are small in practice). */
+static void sort_tlvs(uint8_t *p, uint8_t *end,
+                      int (*compare)(const uint8_t *, size_t, const uint8_t *, size_t))
+{
+    uint8_t *next = p + (p < end ? tlv_size(p) : 0);
+    while (next < end) {
+        size_t size = tlv_size(next);
+        uint8_t *at = p;
+        while (at < next && compare(at, tlv_size(at), next, size) <= 0)
+            at += tlv_size(at);
+        if (at < next) {                    /* rotate [at, next + size) right by size */
+            reverse(at, next);
+            reverse(next, next + size);
+            reverse(at, next + size);
+        }
+        next += size;
+    }
+}
+
+void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
+{
+    sort_tlvs(p, end, der_compare);
+}
+
+void asn1h_sort_set_components(uint8_t *p, uint8_t *end)
+{
+    sort_tlvs(p, end, tag_compare);
+}
+
+/* ---- The tables' pools ------------------------------------------------------------- */
+
+/* An INTEGER's contents: its minimal two's-complement octets (in scratch, or in the
+ * value's own `big` octets); *len their count. */
+const uint8_t *asn1h_int_octets(const asn1h_type *t, const void *v, uint8_t scratch[10],
+                                size_t *len)
+{
+    asn1h_enc e;
+    asn1h_error err;
+    const uint8_t *q;
+    if (asn1h_storage(t) == ASN1H_INT_BIG && ((const asn1h_int *)v)->big) {
+        const asn1h_int *x = (const asn1h_int *)v;
+        const uint8_t *b = x->big;
+        size_t n = x->big_len;
+        while (n > 1 && ((b[0] == 0 && !(b[1] & 0x80)) || (b[0] == 0xFF && (b[1] & 0x80)))) {
+            b++;
+            n--;
+        }
+        *len = n;
+        return b;
+    }
+    e.start = scratch;
+    e.err = &err;
+    err.code = ASN1H_OK;
+    q = asn1h_enc_int(&e, t, scratch + 10, v);
+    *len = (size_t)(scratch + 10 - q);
+    return q;
+}
+
+const char *asn1h_type_name(const asn1h_type *t)
+{
+    static char index_text[8];
+    const asn1h_spec *spec = asn1h_spec_of(t);
+    unsigned k = t->self, i = sizeof index_text - 1;
+    if (spec->type_names && spec->type_names[k])
+        return asn1h_name(spec, spec->type_names[k]);
+    if (spec->profile_names)
+        return spec->profile_strings + ((size_t)spec->profile_names[k] << spec->profile_shift);
+    index_text[i] = 0;                      /* "#k": no names in this build */
+    do {
+        index_text[--i] = (char)('0' + k % 10);
+        k /= 10;
+    } while (k && i > 1);
+    index_text[--i] = '#';
+    return index_text + i;
+}
+
+const asn1h_default *asn1h_default_of(const asn1h_spec *spec, const asn1h_member *m)
+{
+    unsigned index = (unsigned)(m - spec->members), lo = 0, hi = spec->ndefaults;
+    while (lo < hi) {                       /* sorted by member index */
+        unsigned mid = (lo + hi) / 2;
+        if (spec->defaults[mid].member < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < spec->ndefaults && spec->defaults[lo].member == index
+           ? &spec->defaults[lo] : NULL;
+}

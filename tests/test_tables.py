@@ -1,0 +1,86 @@
+"""The compact tables (docs/runtime.md, "The table format"): identical tables are emitted
+once, `--pdu` emits only what the PDUs can hold, and the generated file is what the
+format says (16-byte type entries, 8-byte member entries).  The bytes themselves are
+checked by runtime_c/tests/types.c, a table assembled by hand."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from asn1c_hybrid import api
+
+SPECS = Path(__file__).resolve().parent.parent.parent / "shared" / "specs"
+PKIX = SPECS / "IETF_PKI_RFC5280" / "PKIX1Explicit88.asn"
+
+# { kind, flags, self, size, tag, first, count, aux, extra }, /* name */
+TYPE_ENTRY = re.compile(r"^\s*\{ (ASN1H_\w+), [^,]+, \d+, sizeof\(\w+\), [^,]*(?:\([^)]*\))?, "
+                        r"(\d+), (\d+), [^}]*\},? /\* (\S+) \*/$", re.M)
+MEMBERS = re.compile(r"asn1h_member \w+_members\[(\d+)\]")
+
+
+def generated(spec: str | Path, pdus=(), name="m") -> str:
+    graph = api.load([str(spec)])
+    options = api.CompileOptions(mode="interpreted", name=name,
+                                 select=api.SelectOptions(pdus=pdus, cost_model="units"))
+    return api.generate(graph, options)[f"{name}.c"]
+
+
+def entries(source: str) -> dict[str, tuple[str, int, int]]:
+    """type name -> (kind, first member, member count)"""
+    return {m[3]: (m[0], int(m[1]), int(m[2])) for m in TYPE_ENTRY.findall(source)}
+
+
+def members(source: str) -> int:
+    found = MEMBERS.search(source)
+    return int(found.group(1)) if found else 0
+
+
+def test_identical_member_tables_are_emitted_once(tmp_path):
+    """Ten CHOICEs of one shape, two SEQUENCEs of another: two member tables."""
+    spec = tmp_path / "Same.asn"
+    choices = "\n".join(
+        f"N{k} ::= CHOICE {{ teletex TeletexString (SIZE (1..{k + 8})), "
+        f"printable PrintableString (SIZE (1..{k + 8})), utf8 UTF8String (SIZE (1..{k + 8})) }}"
+        for k in range(10))
+    spec.write_text("Same DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n" + choices + "\n"
+                    "P ::= SEQUENCE { a INTEGER, b BOOLEAN OPTIONAL }\n"
+                    "Q ::= SEQUENCE { a INTEGER, b BOOLEAN OPTIONAL }\n"
+                    "Top ::= SEQUENCE { " + ", ".join(f"n{k} N{k}" for k in range(10))
+                    + ", p P, q Q }\nEND\n")
+    source = generated(spec)
+    types = entries(source)
+    choice_tables = {types[f"Same.N{k}"][1] for k in range(10)}
+    assert len(choice_tables) == 1
+    assert types["Same.P"][1] == types["Same.Q"][1]
+    # 3 alternatives + 2 members + Top's 12: each table once
+    assert members(source) == 3 + 2 + 12
+    # each named type keeps its own entry (its name, profile counter and routines)
+    assert len({types[f"Same.N{k}"] for k in range(10)}) == 1
+    assert len([n for n in types if n.startswith("Same.N")]) == 10
+
+
+def test_the_x520_names_share_one_table():
+    """RFC 5280's X520 name CHOICEs differ only in their size bounds, which BER does not
+    check: one member table serves them all."""
+    types = entries(generated(PKIX))
+    x520 = [name for name in types if name.startswith("PKIX1Explicit88.X520")
+            and types[name][0] == "ASN1H_CHOICE" and types[name][2] == 5]
+    assert len(x520) >= 6
+    assert len({types[name][1] for name in x520}) == 1
+
+
+def test_anonymous_primitives_share_an_entry():
+    """Anonymous built-in types alike in all but their position: one entry each."""
+    lines = re.findall(r"^\s*\{ (ASN1H_\w+), ([^,]+), \d+, (.*) /\* (INTEGER|OCTET STRING"
+                       r"|BOOLEAN|OBJECT IDENTIFIER) \*/$", generated(PKIX), re.M)
+    assert len(lines) >= 4
+    assert len(set(lines)) == len(lines)
+
+
+def test_pdu_limits_the_tables_to_what_it_can_hold():
+    everything = entries(generated(PKIX))
+    certificate = entries(generated(PKIX, pdus=("PKIX1Explicit88.Certificate",)))
+    assert "PKIX1Explicit88.TBSCertificate" in certificate
+    assert "PKIX1Explicit88.X520name" in everything
+    assert "PKIX1Explicit88.X520name" not in certificate
+    assert len(certificate) < len(everything) / 2
