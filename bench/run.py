@@ -440,7 +440,7 @@ def size_table(rows: Sequence[dict]) -> List[str]:
                               ("generated_bytes", "runtime_bytes", "total_bytes")]
             if any(cells):
                 lines.append(f"| {spec} | {build} | " + " | ".join(cells) + " |")
-    notes = sorted({f"{r['spec']} {r['build']}: {r['note']}" for r in rows
+    notes = sorted({f"{r['spec']} {r['build']}: {_without_local_paths(r['note'])}" for r in rows
                     if r["note"] and r["total_bytes"] == "n/a"
                     and r["note"] != "not built for this spec"})
     if notes:
@@ -448,7 +448,9 @@ def size_table(rows: Sequence[dict]) -> List[str]:
     objects = read_sizes(OBJECTS_CSV)
     if objects:
         lines += ["", "Whole specifications, every type emitted, one object each (`gcc -O2 -c`, "
-                  "then `size`; `ASN1H_NO_NAMES` leaves the names out):", "",
+                  "then `size`; `ASN1H_NO_NAMES` leaves the names out).  Before the compact "
+                  "tables, LTE RRC r14 was a 1.06 MB object interpreted-only, and 4.5 MB "
+                  "compiled-only after 85 s of gcc on another machine:", "",
                   "| spec | mode | names | object bytes | gcc seconds |",
                   "| --- | --- | --- | ---: | ---: |"]
         lines += [f"| {o['spec']} | {o['mode']} | {o['names']} | {int(o['object_bytes']):,} "

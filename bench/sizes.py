@@ -187,7 +187,7 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
                 made = builders[build](directory)
             row.generated, row.runtime = measure(made, build in OUR_BUILDS)
         except (NotApplicable, ours.Pending) as error:
-            row.note = str(error).splitlines()[0][:160]
+            row.note = run._without_local_paths(str(error).splitlines()[0])[:160]
         rows.append(row)
         print(f"{spec.name:12} {build:17} {level:4} {row.total if row.total else row.note}",
               flush=True)

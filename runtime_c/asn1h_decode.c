@@ -119,10 +119,19 @@ const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const ui
 {
     uint32_t buf[ASN1H_MAX_TAGS + 1];
     const uint32_t *tags;
-    unsigned ntags = member_tags(d, m, buf, &tags);
+    unsigned ntags;
     const asn1h_type *t = asn1h_member_type(d->types, m);
     void *v = (uint8_t *)base + m->offset;
 
+    if (!(m->flags & (ASN1H_M_POINTER | ASN1H_M_LONG_TAG)) && !(t->flags & ASN1H_T_TAG_LIST)) {
+        ntags = 0;                          /* the usual: a wrapper, then one own tag */
+        if (m->flags & ASN1H_M_EXPLICIT)
+            buf[ntags++] = ASN1H_UNPACK_TAG(m->tag);
+        if (t->tag)
+            buf[ntags++] = ASN1H_UNPACK_TAG((m->flags & ASN1H_M_IMPLICIT) ? m->tag : t->tag);
+        return decode_tagged(d, t, buf, ntags, p, end, v);
+    }
+    ntags = member_tags(d, m, buf, &tags);
     if (m->flags & ASN1H_M_POINTER) {
         void *target = asn1h_arena_alloc(d->arena, t->size);
         if (!target)

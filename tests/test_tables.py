@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from asn1c_hybrid import api
+from asn1c_hybrid.diagnostics import CompileError
 
 SPECS = Path(__file__).resolve().parent.parent.parent / "shared" / "specs"
 PKIX = SPECS / "IETF_PKI_RFC5280" / "PKIX1Explicit88.asn"
@@ -84,3 +87,13 @@ def test_pdu_limits_the_tables_to_what_it_can_hold():
     assert "PKIX1Explicit88.X520name" in everything
     assert "PKIX1Explicit88.X520name" not in certificate
     assert len(certificate) < len(everything) / 2
+
+
+def test_presence_bits_stop_at_255_with_a_clear_error(tmp_path):
+    spec = tmp_path / "Wide.asn"
+    members = ", ".join(f"m{k} INTEGER OPTIONAL" for k in range(256))
+    spec.write_text("Wide DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
+                    f"W ::= SEQUENCE {{ {members} }}\nEND\n")
+    with pytest.raises(CompileError) as error:
+        generated(spec)
+    assert "Wide.W has more than 255 OPTIONAL" in str(error.value)

@@ -43,6 +43,7 @@ _SIGNED = [("ASN1H_INT_I8", "int8_t", -2**7, 2**7 - 1), ("ASN1H_INT_I16", "int16
 STRUCT_KINDS = (Kind.SEQUENCE, Kind.SET, Kind.CHOICE, Kind.SEQUENCE_OF, Kind.SET_OF)
 _CONSTRUCTED_FORM = (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF)
 MAX_TAGS = 8
+MAX_PRESENCE_BITS = 255           # asn1h_member.bit is 8-bit; 0xFF is ASN1H_NO_BIT
 
 
 def integer_storage(node: Node) -> tuple[str, str]:
@@ -515,6 +516,11 @@ class _Builder:
             if pointer:
                 m.flags.append("ASN1H_M_POINTER")
             if kind in (Kind.SEQUENCE, Kind.SET) and not comp.present_always:
+                if bit >= MAX_PRESENCE_BITS:
+                    raise CompileError([Diagnostic(
+                        "error", f"{owner.id} has more than {MAX_PRESENCE_BITS} OPTIONAL, "
+                        "DEFAULT and extension members: the tables' presence bits are 8-bit",
+                        comp.location)])
                 m.bit = bit
                 bit += 1
             if kind == Kind.CHOICE:
