@@ -243,15 +243,12 @@ ASN1H_INLINE uint8_t *encode_any_member(asn1h_enc *e, const asn1h_member *m, uin
                                         const void *base)
 {
     const asn1h_type *t = asn1h_member_type(e->types, m);
-    const void *v = (const uint8_t *)base + m->offset;
-    const asn1h_routines *r;
     uint8_t *q;
     /* a packed type tag is its own TLV's (asn1h.h): CHOICEs and open types have none */
     if ((m->flags & (ASN1H_M_EXPLICIT | ASN1H_M_POINTER | ASN1H_M_LONG_TAG)) || !t->tag
         || (t->flags & ASN1H_T_TAG_LIST))
         return asn1h_encode_member(e, m, p, base);
-    r = asn1h_routines_of(e->spec, t);
-    if (!(q = r ? r->encode(e, p, v) : asn1h_interpret_encode(e, t, p, v))
+    if (!(q = encode_contents(e, t, p, (const uint8_t *)base + m->offset))
         || !(q = asn1h_put_len(e, q, (size_t)(p - q))))
         return NULL;
     return asn1h_put_tag(e, q, ASN1H_UNPACK_TAG(m->tag), asn1h_constructed_form(t));
