@@ -28,8 +28,10 @@ bench: $(STAMP)
 	$(PY) bench/sizes.py
 	$(PY) bench/run.py
 
-# The libFuzzer targets (clang), one per example PDU, FUZZ_SECONDS each; corpora and any
-# crashing input stay in build/fuzz/.  See docs/runtime.md, "Testing and fuzzing".
+# The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,
+# and the differential one (compiled, interpreted and mixed builds against each other) of
+# every example and shared-spec PDU.  Corpora and any finding stay in build/fuzz/.  See
+# docs/runtime.md, "Testing and fuzzing".
 FUZZ_SECONDS ?= 600
 fuzz: $(STAMP)
 	$(PY) fuzz/run.py --seconds $(FUZZ_SECONDS)

@@ -186,6 +186,9 @@ class Node:
     element: Optional[Component] = None    # SEQUENCE OF, SET OF
     alias_of: Optional[str] = None         # same C representation as this node (a reference)
     extensible: bool = False               # has an extension marker "..."
+    # SEQUENCE, SET: how many components come before the place of unknown extension
+    # additions (the second "..." of X.680 25.1); None: after the last component
+    extension_point: Optional[int] = None
     constraints: Constraints = field(default_factory=Constraints)
     named_numbers: dict[str, int] = field(default_factory=dict)  # INTEGER {a(1)}, ENUMERATED
     enum_extension: Optional[list[str]] = None                   # ENUMERATED additions after "..."

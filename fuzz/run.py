@@ -1,13 +1,19 @@
-"""Builds and runs the libFuzzer targets, one per example PDU (`make fuzz`).
+"""Builds and runs the libFuzzer targets (`make fuzz`).
 
-    python fuzz/run.py [--seconds N | --runs N] [--out DIR] [TARGET...]
+    python fuzz/run.py [--kind round-trip|differential|both] [--seconds N | --runs N]
+                       [--out DIR] [TARGET...]
 
-Each target (personnel, blackwell, x400, x509) is the harness of harness.c built with clang
-(-fsanitize=fuzzer,address,undefined) around the generated code in the given mode, seeded
-with the example messages.  The corpus is kept in OUT/TARGET/corpus between runs, so that
-long runs build on each other; a crash, leak or broken round trip leaves its input in
-OUT/TARGET/ (crash-*, leak-*, ...), makes the run fail, and prints the command that replays
-it.
+Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
+  round-trip     one per example PDU (personnel, blackwell, x400, x509): harness.c around
+                 the generated code in the given mode; every decoded value must print,
+                 re-encode and decode again to the same value.
+  differential   one per example and shared-spec PDU (and ldap, snmp, kerberos):
+                 differential.c around a compiled, an interpreted and a mixed build of the
+                 same specification, which must agree on every input.
+Each is seeded with its messages and with the inputs fuzz/regressions/TARGET keeps.  The
+corpus is kept in OUT/KIND/TARGET/corpus between runs, so that long runs build on each
+other; a finding leaves its input in OUT/KIND/TARGET/ (crash-*, leak-*, ...), makes the run
+fail, and prints the command that replays it: keep it in fuzz/regressions/TARGET once fixed.
 """
 from __future__ import annotations
 
@@ -24,8 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import targets  # noqa: E402
 
 
+KINDS = ("round-trip", "differential")
+
+
 @dataclass
 class Outcome:
+    kind: str
     target: str
     program: Path
     ok: bool
@@ -43,12 +53,19 @@ def seed(corpus: Path, messages: Sequence[bytes]) -> None:
 
 
 def fuzz(name: str, out: Path, *, seconds: Optional[int] = None, runs: Optional[int] = None,
-         mode: str = "mixed", flags: Sequence[str] = ("-O1", "-g")) -> Outcome:
+         mode: str = "mixed", flags: Sequence[str] = ("-O1", "-g"),
+         kind: str = "round-trip") -> Outcome:
     target = targets.TARGETS[name]
-    folder = out / name
-    program = targets.build_cached(target, mode, out / "build", libfuzzer=True, flags=flags)
+    if kind == "differential":
+        folder = out / kind / name
+        program = targets.build_differential(target, out / "build" / f"diff-{name}",
+                                             libfuzzer=True, flags=flags)
+    else:
+        folder = out / name
+        program = targets.build_cached(target, mode, out / "build", libfuzzer=True,
+                                       flags=flags)
     corpus = folder / "corpus"
-    seeds = target.seeds()
+    seeds = targets.seeds(target)
     seed(corpus, seeds)
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("crash-*"):
@@ -65,7 +82,8 @@ def fuzz(name: str, out: Path, *, seconds: Optional[int] = None, runs: Optional[
     executed = re.search(r"stat::number_of_executed_units:\s*(\d+)", log)
     elapsed = re.search(r"Done (\d+) runs in (\d+) second", log)
     artifacts = sorted(p for p in folder.iterdir() if p.is_file())
-    return Outcome(name, program, result.returncode == 0, int(executed.group(1)) if executed else 0,
+    return Outcome(kind, name, program, result.returncode == 0,
+                   int(executed.group(1)) if executed else 0,
                    float(elapsed.group(2)) if elapsed else 0.0,
                    sum(1 for _ in corpus.iterdir()), log, artifacts)
 
@@ -73,7 +91,10 @@ def fuzz(name: str, out: Path, *, seconds: Optional[int] = None, runs: Optional[
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("targets", nargs="*", metavar="TARGET",
-                        help=f"any of {', '.join(targets.FUZZ_TARGETS)} (default: all)")
+                        help=f"any of {', '.join(targets.DIFFERENTIAL_TARGETS)} (default: "
+                             "every target of the kind)")
+    parser.add_argument("--kind", default="both", choices=[*KINDS, "both"],
+                        help="which harness (default: both)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=int, help="run each target this long")
     budget.add_argument("--runs", type=int, help="run each target on this many inputs")
@@ -82,10 +103,13 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=targets.REPO / "build" / "fuzz",
                         help="builds, corpora and crash inputs (default: build/fuzz)")
     args = parser.parse_args(argv)
-    unknown = [t for t in args.targets if t not in targets.FUZZ_TARGETS]
+    known = {"round-trip": targets.FUZZ_TARGETS, "differential": targets.DIFFERENTIAL_TARGETS}
+    kinds = KINDS if args.kind == "both" else (args.kind,)
+    unknown = [t for t in args.targets if not any(t in known[k] for k in kinds)]
     if unknown:
         parser.error(f"no fuzz target {', '.join(unknown)}")
-    args.targets = args.targets or list(targets.FUZZ_TARGETS)
+    args.jobs = [(kind, name) for kind in kinds for name in known[kind]
+                 if not args.targets or name in args.targets]
     if args.seconds is None and args.runs is None:
         args.seconds = 60
     return args
@@ -94,11 +118,15 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     failed = 0
-    for name in args.targets:
-        outcome = fuzz(name, args.out, seconds=args.seconds, runs=args.runs, mode=args.mode)
+    for kind, name in args.jobs:
+        outcome = fuzz(name, args.out, seconds=args.seconds, runs=args.runs, mode=args.mode,
+                       kind=kind)
         status = "ok" if outcome.ok else "FAILED"
-        print(f"{name}: {status}: {outcome.runs} inputs in {outcome.seconds:.0f} s, "
-              f"corpus {outcome.corpus}", flush=True)
+        coverage = re.findall(r"cov: (\d+) ft: (\d+)", outcome.log)
+        print(f"{kind} {name}: {status}: {outcome.runs} inputs in {outcome.seconds:.0f} s, "
+              f"corpus {outcome.corpus}"
+              + (f", coverage {coverage[-1][0]} edges, {coverage[-1][1]} features"
+                 if coverage else ""), flush=True)
         if not outcome.ok:
             failed += 1
             print(outcome.log[-4000:])

@@ -1,8 +1,10 @@
-"""The fuzz targets: one per example PDU, with their seed messages, and how to build the
-harness (harness.c) for each, as a libFuzzer target or as the replay program.
+"""The fuzz targets: one per example and shared-spec PDU, with their seed messages, and how
+to build for each the round-trip harness (harness.c) and the differential one
+(differential.c: compiled, interpreted and mixed builds linked together), as libFuzzer
+targets or as replay programs.
 
 Used by fuzz/run.py (`make fuzz`) and by the tests (tests/test_fuzz.py,
-tests/test_malformed.py, tests/test_strict_der.py).
+tests/test_malformed.py, tests/test_strict_der.py, tests/test_differential_fuzz.py).
 """
 from __future__ import annotations
 
@@ -43,6 +45,42 @@ def _certificate_seeds() -> List[bytes]:
     return [c.data for c in certificates[::12]]
 
 
+SPECS = corpora.shared_dir() / "specs"
+REGRESSIONS = FUZZ / "regressions"         # inputs on which the builds once disagreed
+
+# Messages of the shared specifications' protocols, written by other encoders: LDAP's by
+# asn1tools (a simple bind; a search whose filter is an AND of an equality and a
+# substring match) and the two of the fidelity issue (an unknown protocolOp alternative; a
+# control with an unknown trailing addition); SNMPv1 get and response built by hand from
+# RFC 1157; a Kerberos AS-REQ by asn1tools.
+LDAP_SEEDS = (
+    "302c0201016027020103041a636e3d61646d696e2c64633d6578616d706c652c64633d6f72678006736563"
+    "726574",
+    "30580201026353041164633d6578616d706c652c64633d6f72670a01020a0100020100020100010100a023"
+    "a315040b6f626a656374436c6173730406706572736f6ea40a0402636e300480024a6f300a0402636e0404"
+    "6d61696c",
+    "303102016506070a010004000400a02330210416cfd1cdd1c7cbcfcd3131333535362e312e342e33313904"
+    "0730050201000400",
+    "303102010665070a010004000400a02330210416312e322e3834302e3131333535362e312e342e3331393a"
+    "0730050201000400",
+)
+SNMP_SEEDS = (
+    "302702010004067075626c6963a01a02021234020100020100300e300c06082b060102010101000500",
+    "303502010004067075626c6963a22802021234020100020100301c301a06082b06010201010100040e4c69"
+    "6e757820686f737420362e31",
+)
+KERBEROS_SEEDS = (
+    "6a8193308190a103020105a20302010aa30f300d300ba103020102a20404023000a4733071a00703050040"
+    "810010a1123010a003020101a10930071b05616c696365a20d1b0b4558414d504c452e4f5247a320301ea0"
+    "03020102a11730151b066b72627467741b0b4558414d504c452e4f5247a511180f32303337303931333032"
+    "343830355aa70402023039a8083006020112020111",
+)
+
+
+def _hex(messages) -> Callable[[], List[bytes]]:
+    return lambda: [bytes.fromhex(m) for m in messages]
+
+
 @dataclass(frozen=True)
 class Target:
     name: str
@@ -64,10 +102,25 @@ TARGETS = {
                _certificate_seeds),
         Target("x509-crl", corpora.rfc5280_specs, "PKIX1Explicit88.CertificateList",
                lambda: []),
+        Target("ldap", lambda: [SPECS / "IETF_LDAP_RFC4511"],
+               "Lightweight-Directory-Access-Protocol-V3.LDAPMessage", _hex(LDAP_SEEDS)),
+        Target("snmp", lambda: [SPECS / "IETF_SNMP"], "RFC1157-SNMP.Message",
+               _hex(SNMP_SEEDS)),
+        Target("kerberos", lambda: [SPECS / "IETF_Kerberos_RFC4120"], "KerberosV5Spec2.AS-REQ",
+               _hex(KERBEROS_SEEDS)),
     )
 }
-# The fuzz targets proper: one per example PDU.
+# The round-trip fuzz targets: one per example PDU.
 FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
+# The differential targets: the examples and the shared specifications' protocols.
+DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos")
+
+
+def seeds(target: Target) -> List[bytes]:
+    """The target's seed messages, and every input the regression folder keeps for it."""
+    kept = sorted((REGRESSIONS / target.name).glob("*")) if (REGRESSIONS / target.name).is_dir() \
+        else []
+    return list(target.seeds()) + [path.read_bytes() for path in kept]
 
 
 def run(argv: Sequence, **kwargs) -> subprocess.CompletedProcess:
@@ -81,19 +134,19 @@ def run(argv: Sequence, **kwargs) -> subprocess.CompletedProcess:
 _generate_lock = threading.Lock()
 
 
-def generate(target: Target, mode: str, out: Path, *extra: str) -> Path:
+def generate(target: Target, mode: str, out: Path, *extra: str, name: str = "spec") -> Path:
     """Runs `asn1c-hybrid compile` for the target; returns the generated .c file."""
     from asn1c_hybrid.cli import main as cli_main
     out.mkdir(parents=True, exist_ok=True)
     # every PDU of the same specification: they share the compiled object (_spec_object)
     pdus = [t.pdu for t in TARGETS.values() if t.specs() == target.specs()]
-    argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", "spec",
+    argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", name,
             *[arg for pdu in pdus for arg in ("--pdu", pdu)], *MODES[mode], *extra]
     with _generate_lock:                    # the compiler runs in this process, one at a time
         status = cli_main(argv)
     if status != 0:
         raise RuntimeError(f"asn1c-hybrid {' '.join(argv)} failed")
-    return out / "spec.c"
+    return out / f"{name}.c"
 
 
 def descriptor_symbol(source: Path, type_name: str) -> str:
@@ -177,6 +230,40 @@ def build(target: Target, mode: str, out: Path, *, libfuzzer: bool = False,
         objects.append(obj)
     program = out / ("fuzz-" + target.name if libfuzzer else "replay")
     run([cc, *flags, *link_sanitize, *objects, "-lm", "-o", program])
+    return program
+
+
+DIFFERENTIAL_UNITS = (("c_", "compiled"), ("i_", "interpreted"), ("m_", "mixed"))
+
+
+def build_differential(target: Target, out: Path, *, libfuzzer: bool = False,
+                       cc: Optional[str] = None, flags: Sequence[str] = ("-O1", "-g")) -> Path:
+    """The differential harness (differential.c) around three builds of the target's
+    specification, compiled (--prefix c_), interpreted (i_) and mixed (m_), with one
+    runtime: a libFuzzer target, or a replay program that takes files of one input each."""
+    cc = cc or ("clang" if libfuzzer else "gcc")
+    compile_flags = [*flags, *SANITIZE] + (["-fsanitize=fuzzer-no-link"] if libfuzzer else [])
+    link_sanitize = ["-fsanitize=fuzzer,address,undefined" if libfuzzer else SANITIZE[0],
+                     *SANITIZE[1:]]
+    out.mkdir(parents=True, exist_ok=True)
+    objects = list(_runtime_objects(cc, compile_flags, out))
+    defines = []
+    for prefix, mode in DIFFERENTIAL_UNITS:
+        name = prefix + "spec"
+        source = generate(target, mode, out, "--prefix", prefix, name=name)
+        obj = out / f"{name}.o"
+        run([cc, *STRICT, *compile_flags, "-I", out, "-I", RUNTIME, "-c", source, "-o", obj])
+        objects.append(obj)
+        letter = prefix[0].upper()
+        defines += [f'-DDIFF_{letter}_HEADER="{name}.h"',
+                    f"-DDIFF_{letter}_TYPE={descriptor_symbol(source, target.pdu)}"]
+    if not libfuzzer:
+        defines.append("-DDIFF_REPLAY")
+    obj = out / "differential.o"
+    run([cc, *STRICT, *compile_flags, *defines, "-I", out, "-I", RUNTIME, "-c",
+         FUZZ / "differential.c", "-o", obj])
+    program = out / ("diff-" + target.name if libfuzzer else "diff-replay")
+    run([cc, *flags, *link_sanitize, *objects, obj, "-lm", "-o", program])
     return program
 
 

@@ -208,7 +208,8 @@ enum {
 };
 
 /* asn1h_type.flags */
-#define ASN1H_T_EXTENSIBLE   0x01u    /* "..." : unknown additions are skipped */
+#define ASN1H_T_EXTENSIBLE   0x01u    /* "...": unknown additions are kept (SEQUENCE, SET:
+                                         see the extension entry; CHOICE: `u.unknown_`) */
 #define ASN1H_T_NAMED_BITS   0x02u    /* BIT STRING with named bits: DER drops trailing 0s */
 #define ASN1H_T_DENSE        0x04u    /* ENUMERATED whose items are 0, 1, 2, ...: no values */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
@@ -250,7 +251,10 @@ typedef uint8_t *asn1h_encode_fn(asn1h_enc *e, uint8_t *p, const void *value);
 /* A type: 16 bytes.  Kind-specific fields:
  *   SEQUENCE, SET  first, count: its members (a SET's in DER tag order); aux: the index
  *                  of its compiled routines plus 1 (with ASN1H_T_COMPILED).  The presence
- *                  bits `present_[]` are the struct's first member (offset 0)
+ *                  bits `present_[]` are the struct's first member (offset 0).  With
+ *                  ASN1H_T_EXTENSIBLE, members[first + count] is its extension entry:
+ *                  `offset` that of `unknown_`, `type` the index of the member before
+ *                  which unknown additions come (count: after the last)
  *   CHOICE         the same; `which` (uint32_t) is the struct's first member: 0 none, i+1
  *                  members[i], ASN1H_WHICH_UNKNOWN an unknown alternative kept in
  *                  `u.unknown_` (an asn1h_bytes at the offset of every alternative)
@@ -324,9 +328,19 @@ typedef struct asn1h_codecs {
                                   const uint8_t *end, unsigned form, asn1h_bytes *v);
     uint8_t *(*time_encode)(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
                             unsigned universal);
-    /* open types and unknown alternatives kept as received (asn1h_received.c) */
+    /* open types and unknown extensions kept as received (asn1h_received.c) */
     const uint8_t *(*resolve_open_types)(asn1h_dec *d, const asn1h_type *t, void *value);
     uint8_t *(*put_received)(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
+    /* unknown extensions kept (asn1h_received.c): SEQUENCE and SET additions; the
+     * unknown alternatives of CHOICEs in SEQUENCEs */
+    const uint8_t *(*take_unknown)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                   const uint8_t *end, unsigned form, void *value);
+    int (*keep_set_unknown)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                            const uint8_t *end, void *value);
+    uint8_t *(*encode_with_unknown)(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                    const void *value);
+    int (*unknown_alternative)(const asn1h_dec *d, const asn1h_type *t, unsigned i,
+                               uint32_t tag);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */
@@ -382,6 +396,9 @@ const char *asn1h_type_name(const asn1h_type *t);
 
 /* asn1h_decode_opts.flags */
 #define ASN1H_DER 0x1u              /* strict DER: reject every non-canonical encoding */
+#define ASN1H_DROP_UNKNOWN 0x2u     /* leave unknown extension additions of SEQUENCE and SET
+                                       out of the value (`unknown_` stays empty); they are
+                                       still checked to be well formed */
 
 typedef struct asn1h_profile asn1h_profile;
 

@@ -50,10 +50,23 @@ const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
             return asn1h_fail(d, ASN1H_ERR_TAG, start);
         number = (number << 7) | (*p & 0x7Fu);
     } while (*p++ & 0x80);
-    if (number < 31 && (d->flags & ASN1H_DER))
-        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+    if (number < 31)                        /* X.690 8.1.2.2: those take one octet */
+        return asn1h_fail(d, ASN1H_ERR_TAG, start);
     *tag = (cls << 30) | number;
     return p;
+}
+
+uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end)
+{
+    uint32_t number = 0, cls = p[0] >> 6;
+    if (++p < end && (*p & 0x7F) == 0)
+        return 0;
+    do {
+        if (p >= end || number > (0x3FFFFFFFu >> 7))
+            return 0;
+        number = (number << 7) | (*p & 0x7Fu);
+    } while (*p++ & 0x80);
+    return number < 31 ? 0 : (cls << 30) | number;
 }
 
 const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
@@ -481,6 +494,13 @@ void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
 void asn1h_sort_set_components(uint8_t *p, uint8_t *end)
 {
     sort_tlvs(p, end, tag_compare);
+}
+
+const uint8_t *asn1h_tags_above(const uint8_t *p, const uint8_t *end, uint32_t tag)
+{
+    while (p < end && tlv_tag(p) <= tag)
+        p += tlv_size(p);
+    return p;
 }
 
 /* ---- The tables' pools ------------------------------------------------------------- */

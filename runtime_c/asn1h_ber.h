@@ -226,19 +226,18 @@ ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const u
 const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                              uint32_t *tag, unsigned *form, const uint8_t **content_end);
 
-/* Peeks at the identifier at p without consuming it; 0 if there is none (end of contents
- * or end-of-contents octets).  Tag 0 (UNIVERSAL 0) is reserved, so it never matches. */
+/* Peeks at the identifier at p without consuming it; 0 if there is none (end of contents,
+ * end-of-contents octets, a malformed identifier).  Tag 0 (UNIVERSAL 0) is reserved, so
+ * it never matches. */
+uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end);
 static inline uint32_t asn1h_peek_tag(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
 {
-    uint32_t tag;
-    unsigned form;
+    (void)d;                                /* a malformed identifier is no error here */
     if (p >= end)
         return 0;
     if (ASN1H_LIKELY((p[0] & 0x1F) != 0x1F))
         return ((uint32_t)(p[0] >> 6) << 30) | (p[0] & 0x1Fu);
-    if (!asn1h_get_tag_long(d, p, end, &tag, &form))
-        return 0;
-    return tag;
+    return asn1h_peek_tag_long(p, end);
 }
 
 /* At the end of constructed contents: `end` reached (definite), or end-of-contents
@@ -397,14 +396,48 @@ const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const 
  * is the default, which DER leaves out. */
 int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
                          const uint8_t *at);
-/* Skips unknown extension additions that no member from `from` on accepts. */
-const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned from,
-                                  const uint8_t *p, const uint8_t *end, unsigned form);
+/* The extension entry of an extensible SEQUENCE or SET: where its unknown additions come
+ * (`type`: the member they precede) and are kept (`offset`: its asn1h_bytes unknown_). */
+static inline const asn1h_member *asn1h_extension_entry(const asn1h_spec *spec,
+                                                        const asn1h_type *t)
+{
+    return &spec->members[t->first + t->count];
+}
+static inline int asn1h_member_absent_ok(const asn1h_member *m)
+{
+    return (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT | ASN1H_M_EXTENSION)) != 0;
+}
+/* Unknown extensions (asn1h_received.c; the interpreter calls them through spec->codecs):
+ *   take_unknown        at the extension marker of SEQUENCE t: its unknown additions,
+ *                       every TLV that no later member takes, kept in the value v (unless
+ *                       ASN1H_DROP_UNKNOWN)
+ *   keep_set_unknown    once a SET's components [p, end) are read: its unknown ones copied
+ *                       into the arena with DER framing, in tag order, into v
+ *   unknown_alternative whether untagged member i of SEQUENCE t, an extensible CHOICE,
+ *                       takes a TLV whose tag none of its alternatives has
+ *   member_present      whether the TLV at p is member i (such a CHOICE, OPTIONAL)
+ *   encode_with_unknown the members of a SEQUENCE or SET value that holds unknown
+ *                       additions, those written back where they belong
+ *   put_unknown         unknown additions kept as received, written with DER framing */
+const uint8_t *asn1h_take_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, void *v);
+int asn1h_keep_set_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                           const uint8_t *end, void *v);
+int asn1h_unknown_alternative(const asn1h_dec *d, const asn1h_type *t, unsigned i,
+                              uint32_t tag);
+int asn1h_member_present(asn1h_dec *d, const asn1h_type *t, unsigned i, const uint8_t *p,
+                         const uint8_t *end, unsigned form);
+uint8_t *asn1h_encode_with_unknown(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                   const void *v);
+uint8_t *asn1h_put_unknown(asn1h_enc *e, uint8_t *p, const asn1h_bytes *kept);
+/* The first TLV of the DER TLVs [p, end), sorted by tag, whose tag is above `tag`. */
+const uint8_t *asn1h_tags_above(const uint8_t *p, const uint8_t *end, uint32_t tag);
 /* Decodes the open types of a SEQUENCE/SET whose table constraint names their type
  * (asn1h_received.c, through spec->codecs). */
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *value);
-/* Writes a value kept as received (an open type, an unknown alternative) with DER framing
- * (asn1h_received.c, through spec->codecs). */
+/* Writes values kept as received (an open type, an unknown alternative, unknown
+ * additions: one TLV or several in a row) with DER framing (asn1h_received.c, through
+ * spec->codecs). */
 uint8_t *asn1h_put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
 /* UTCTime (universal 23) and GeneralizedTime (24), asn1h_time.c: whether the octets are a
  * time of X.680; whether they are one in its DER form (X.690 11.7, 11.8); the DER form of
@@ -558,8 +591,8 @@ uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void
 const uint8_t *asn1h_int_octets(const asn1h_type *t, const void *v, uint8_t scratch[10],
                                 size_t *len);
 
-/* Whether two values kept as received (open types, unknown alternatives) are the same
- * value, whatever the BER framing of each (asn1h_received.c). */
+/* Whether two values kept as received (open types, unknown alternatives, runs of unknown
+ * additions) are the same values, whatever the BER framing of each (asn1h_received.c). */
 int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* Whether an absent-able member must be encoded: it is present, and (DEFAULT) its value

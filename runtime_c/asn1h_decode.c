@@ -495,32 +495,31 @@ ASN1H_INLINE const uint8_t *dec_bytes_kind(asn1h_dec *d, const asn1h_type *t,
 
 /* ---- Constructed contents ------------------------------------------------------------ */
 
-static int member_absent_ok(const asn1h_member *m)
+/* ---- Unknown extensions (X.680 52): asn1h_received.c, through spec->codecs ----------- */
+
+ASN1H_NOINLINE static const uint8_t *take_unknown(asn1h_dec *d, const asn1h_type *t,
+                                                  const uint8_t *p, const uint8_t *end,
+                                                  unsigned form, void *v)
 {
-    return (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT | ASN1H_M_EXTENSION)) != 0;
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->take_unknown ? codecs->take_unknown(d, t, p, end, form, v) : no_codec(d, p);
 }
 
-static int later_member_accepts(const asn1h_dec *d, const asn1h_type *t, unsigned from,
-                                uint32_t tag)
+ASN1H_NOINLINE static int keep_set_unknown(asn1h_dec *d, const asn1h_type *t, void *v,
+                                           const uint8_t *contents, const uint8_t *end)
 {
-    unsigned i;
-    for (i = from; i < t->count; i++)
-        if (asn1h_member_accepts(d, &d->spec->members[t->first + i], tag))
-            return 1;
-    return 0;
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->keep_set_unknown ? codecs->keep_set_unknown(d, t, contents, end, v)
+                                    : no_codec(d, contents) != NULL;
 }
 
-const uint8_t *asn1h_skip_unknown(asn1h_dec *d, const asn1h_type *t, unsigned from,
-                                  const uint8_t *p, const uint8_t *end, unsigned form)
+/* Whether untagged member i of SEQUENCE t takes a TLV that matches none of its tags: an
+ * extensible CHOICE's unknown alternative. */
+ASN1H_INLINE int unknown_alternative(const asn1h_dec *d, const asn1h_type *t, unsigned i,
+                                     uint32_t tag)
 {
-    while (!asn1h_at_end(p, end, form) && p < end) {
-        uint32_t tag = asn1h_peek_tag(d, p, end);
-        if (!tag || later_member_accepts(d, t, from, tag))
-            break;
-        if (!(p = asn1h_skip_tlv(d, p, end)))
-            return NULL;
-    }
-    return p;
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->unknown_alternative && codecs->unknown_alternative(d, t, i, tag);
 }
 
 int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
@@ -566,53 +565,91 @@ ASN1H_INLINE const uint8_t *finish_members(asn1h_dec *d, const asn1h_type *t, vo
     return (t->flags & ASN1H_T_OPEN_MEMBERS) ? resolve_open_types(d, t, v, p) : p;
 }
 
+/* A header at p that asn1h_read_tl refused, where member i of SEQUENCE t is next.
+ * Compiled routines look at an identifier first and read the rest where a member decodes
+ * it: the error is the one of the member (or the unknown additions) that would read this
+ * TLV, or else of the contents' end there (left over data, or truncation). */
+ASN1H_NOINLINE static const uint8_t *refused_header(asn1h_dec *d, const asn1h_type *t,
+                                                    unsigned i, unsigned unknown_at,
+                                                    const uint8_t *p, const uint8_t *end,
+                                                    unsigned form, void *v)
+{
+    const asn1h_member *members = d->spec->members + t->first;
+    uint32_t tag = asn1h_peek_tag(d, p, end);
+    d->err->code = ASN1H_OK;                /* the reader's error is reported instead */
+    d->err->depth = 0;
+    d->err->truncated = false;
+    for (;; i++) {
+        const uint8_t *q;
+        if (i == unknown_at && (q = take_unknown(d, t, p, end, form, v)) != p)
+            return q ? asn1h_close(d, q, end, form) : NULL;     /* the additions read it */
+        if (i == t->count)
+            return asn1h_close(d, p, end, form);
+        if (tag && (asn1h_member_accepts(d, &members[i], tag)
+                    || (!members[i].tag && unknown_alternative(d, t, i, tag))))
+            q = asn1h_decode_member(d, &members[i], p, end, v);
+        else if (!asn1h_member_absent_ok(&members[i]))
+            q = asn1h_decode_required(d, &members[i], p, end, form, v);
+        else
+            continue;
+        return q ? asn1h_close(d, q, end, form) : asn1h_unwind(d, &members[i]);
+    }
+}
+
 ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type *t,
                                                   const uint8_t *p, const uint8_t *end,
                                                   unsigned form, void *v)
 {
     const asn1h_member *members = d->spec->members + t->first;
     unsigned i = 0, form_read = 0;
+    /* the member before which unknown additions come (none when not extensible): the
+     * members are read up to it, then the additions, then the rest */
+    unsigned unknown_at = (t->flags & ASN1H_T_EXTENSIBLE) ? members[t->count].type
+                                                          : t->count + 1u;
+    unsigned stop = unknown_at < t->count ? unknown_at : t->count;
     uint32_t tag = 0;
     const uint8_t *c = NULL, *content_end = NULL, *read_at = NULL;
 
     if (!(form & ASN1H_FORM_CONSTRUCTED))
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
     ASN1H_ENTER(d, p);
-    while (i < t->count) {
-        const asn1h_member *m = &members[i];
-        if (read_at != p) {                 /* read the next identifier and length once */
-            tag = 0;
-            if (!asn1h_at_end(p, end, form)) {
-                if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
-                    return NULL;
-                if (!tag)                   /* end-of-contents inside a definite value */
-                    return asn1h_fail(d, ASN1H_ERR_TAG, p);
+    for (;;) {
+        while (i < stop) {
+            const asn1h_member *m = &members[i];
+            if (read_at != p) {                 /* read the next identifier and length once */
+                tag = 0;
+                if (!asn1h_at_end(p, end, form)
+                    && !(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
+                    return refused_header(d, t, i, unknown_at, p, end, form, v);
+                read_at = p;
             }
-            read_at = p;
+            if (tag && (member_matches(d, m, tag)
+                        || (!m->tag && unknown_alternative(d, t, i, tag)))) {
+                const uint8_t *at = p;
+                if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
+                    return asn1h_unwind(d, m);
+                if (m->bit != ASN1H_NO_BIT)
+                    asn1h_set_bit(v, m->bit);
+                if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, at))
+                    return asn1h_unwind(d, m);
+                i++;
+            } else if (asn1h_member_absent_ok(m)) {
+                asn1h_set_default(d, m, v);
+                i++;
+            } else {                            /* the error the compiled routines report */
+                if (!(p = asn1h_decode_required(d, m, p, end, form, v)))
+                    return asn1h_unwind(d, m);
+                i++;
+            }
         }
-        if (tag && member_matches(d, m, tag)) {
-            const uint8_t *at = p;
-            if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
-                return asn1h_unwind(d, m);
-            if (m->bit != ASN1H_NO_BIT)
-                asn1h_set_bit(v, m->bit);
-            if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, at))
-                return asn1h_unwind(d, m);
-            i++;
-        } else if (tag && (t->flags & ASN1H_T_EXTENSIBLE) && !later_member_accepts(d, t, i, tag)) {
-            if (!(p = asn1h_skip_tlv(d, p, end)))     /* an unknown extension addition */
-                return NULL;
-        } else if (member_absent_ok(m)) {
-            asn1h_set_default(d, m, v);
-            i++;
-        } else {
-            asn1h_fail(d, tag ? ASN1H_ERR_TAG : ASN1H_ERR_MISSING, p);
-            return asn1h_unwind(d, m);
-        }
-    }
-    while ((t->flags & ASN1H_T_EXTENSIBLE) && !asn1h_at_end(p, end, form))
-        if (!(p = asn1h_skip_tlv(d, p, end)))
+        if (ASN1H_LIKELY(i != unknown_at))
+            break;
+        if (!(p = take_unknown(d, t, p, end, form, v)))
             return NULL;
+        if (stop == t->count)
+            break;
+        stop = t->count;                    /* the root's second part */
+    }
     if (!(p = finish_members(d, t, v, p, end, form)))
         return NULL;
     ASN1H_LEAVE(d);
@@ -627,6 +664,8 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t,
     uint8_t seen[32] = {0};                 /* generated SETs have at most 256 members */
     unsigned i;
     uint32_t last_tag = 0;                  /* DER: the tag of the previous component */
+    const uint8_t *contents = p;
+    int unknown = 0;                        /* unknown additions met */
 
     if (!(form & ASN1H_FORM_CONSTRUCTED))
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
@@ -643,27 +682,32 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t,
                 m = &members[i];
                 break;
             }
-        if (!m) {
+        if (!m) {                           /* an unknown extension addition */
             if (!tag || !(t->flags & ASN1H_T_EXTENSIBLE))
                 return asn1h_fail(d, ASN1H_ERR_TAG, p);
-            if (!(p = asn1h_skip_tlv(d, p, end)))
+            if ((d->flags & ASN1H_DER) && tag <= last_tag)
+                return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
+            last_tag = tag;
+            if (!(p = asn1h_skip_value(d, p, end)))
                 return NULL;
+            unknown = 1;
             continue;
         }
-        if (seen[i >> 3] & (1u << (i & 7))) {
-            asn1h_fail(d, ASN1H_ERR_DUPLICATE, p);
-            return asn1h_unwind(d, m);
-        }
-        /* DER: components in ascending order of their tags (X.690 10.3), an untagged
-         * CHOICE by its alternative's: ASN1H_TAG numbers sort in that order */
-        if ((d->flags & ASN1H_DER) && tag <= last_tag)
-            return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
-        last_tag = tag;
-        seen[i >> 3] |= (uint8_t)(1u << (i & 7));
         {
             const uint8_t *at = p;
             if (!(p = decode_read_member(d, m, p, end, form_read, c, content_end, v)))
                 return asn1h_unwind(d, m);
+            /* checked once decoded: a malformed component is reported as such first */
+            if (seen[i >> 3] & (1u << (i & 7))) {
+                asn1h_fail(d, ASN1H_ERR_DUPLICATE, at);
+                return asn1h_unwind(d, m);
+            }
+            /* DER: components in ascending order of their tags (X.690 10.3), an untagged
+             * CHOICE by its alternative's: ASN1H_TAG numbers sort in that order */
+            if ((d->flags & ASN1H_DER) && tag <= last_tag)
+                return asn1h_fail(d, ASN1H_ERR_NOT_DER, at);
+            last_tag = tag;
+            seen[i >> 3] |= (uint8_t)(1u << (i & 7));
             if (m->bit != ASN1H_NO_BIT)
                 asn1h_set_bit(v, m->bit);
             if ((m->flags & ASN1H_M_DEFAULT) && !asn1h_der_default_ok(d, m, v, at))
@@ -674,12 +718,14 @@ ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t,
         const asn1h_member *m = &members[i];
         if (seen[i >> 3] & (1u << (i & 7)))
             continue;
-        if (!member_absent_ok(m)) {
+        if (!asn1h_member_absent_ok(m)) {
             asn1h_fail(d, ASN1H_ERR_MISSING, p);
             return asn1h_unwind(d, m);
         }
         asn1h_set_default(d, m, v);
     }
+    if (unknown && !keep_set_unknown(d, t, v, contents, p))
+        return NULL;
     if (!(p = finish_members(d, t, v, p, end, form)))
         return NULL;
     ASN1H_LEAVE(d);

@@ -254,10 +254,28 @@ ASN1H_INLINE uint8_t *encode_any_member(asn1h_enc *e, const asn1h_member *m, uin
     return asn1h_put_tag(e, q, ASN1H_UNPACK_TAG(m->tag), asn1h_constructed_form(t));
 }
 
+ASN1H_INLINE uint8_t *enc_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
+                                   size_t len)
+{
+    const asn1h_codecs *codecs = e->spec->codecs;
+    return codecs->put_received ? codecs->put_received(e, p, buf, len)
+                                : asn1h_put_raw(e, p, buf, len);
+}
+
+ASN1H_NOINLINE static uint8_t *enc_with_unknown(asn1h_enc *e, const asn1h_type *t,
+                                                uint8_t *p, const void *v)
+{
+    const asn1h_codecs *codecs = e->spec->codecs;
+    return codecs->encode_with_unknown ? codecs->encode_with_unknown(e, t, p, v) : no_codec(e);
+}
+
 static uint8_t *enc_members(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     const asn1h_member *members = e->spec->members + t->first;
     unsigned k = t->count;
+    if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE)
+        && ((const asn1h_bytes *)(const void *)((const uint8_t *)v + members[t->count].offset))->len)
+        return enc_with_unknown(e, t, p, v);        /* unknown additions to write back */
     while (k-- > 0) {
         const asn1h_member *m = &members[k];
         if (!member_encoded(e->spec, m, v))
@@ -308,13 +326,6 @@ ASN1H_NOINLINE static uint8_t *enc_time(asn1h_enc *e, const asn1h_type *t, uint8
     return codecs->time_encode ? codecs->time_encode(e, p, v, t->aux) : no_codec(e);
 }
 
-ASN1H_INLINE uint8_t *enc_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
-                                            size_t len)
-{
-    const asn1h_codecs *codecs = e->spec->codecs;
-    return codecs->put_received ? codecs->put_received(e, p, buf, len)
-                                : asn1h_put_raw(e, p, buf, len);
-}
 
 uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {

@@ -3,6 +3,10 @@
  * OCTET STRING as hex, BIT STRING as {"value": hex, "length": bits} (bare hex when its
  * size is fixed), OBJECT IDENTIFIER as dotted text, character strings as JSON strings in
  * UTF-8, CHOICE as {"alternative": value}, REAL specials as "INF", "-INF", "NaN", "-0".
+ * Unknown extensions, which X.697 has no notation for, are hex under the key "...", which
+ * no ASN.1 identifier can be: {"known": 1, "...": "0A0101"} for a SEQUENCE's or SET's
+ * unknown additions (their TLVs as received, concatenated), {"...": "8001FF"} for a
+ * CHOICE's unknown alternative.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +23,13 @@ static int put_hex(FILE *out, const uint8_t *buf, size_t len)
         putc(digits[buf[i] & 15], out);
     }
     return 0;
+}
+
+static void put_unknown(FILE *out, const char *separator, const asn1h_bytes *kept)
+{
+    fprintf(out, "%s\"...\":\"", separator);
+    put_hex(out, kept->buf, kept->len);
+    putc('"', out);
 }
 
 static void put_code_point(FILE *out, uint32_t c)
@@ -335,6 +346,12 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
                 return -1;
             first = 0;
         }
+        if (t->flags & ASN1H_T_EXTENSIBLE) {
+            const asn1h_bytes *kept = (const asn1h_bytes *)(const void *)(
+                (const uint8_t *)v + asn1h_extension_entry(spec, t)->offset);
+            if (kept->len)
+                put_unknown(out, first ? "" : ",", kept);
+        }
         putc('}', out);
         break;
     }
@@ -360,8 +377,15 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
         uint32_t which;
         const asn1h_member *m;
         memcpy(&which, v, sizeof which);
+        if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE)) {
+            putc('{', out);
+            put_unknown(out, "", (const asn1h_bytes *)(const void *)(
+                (const uint8_t *)v + spec->members[t->first].offset));
+            putc('}', out);
+            break;
+        }
         if (which == 0 || which > t->count) {
-            fputs("{}", out);               /* nothing selected, or an unknown addition */
+            fputs("{}", out);               /* nothing selected */
             break;
         }
         m = &spec->members[t->first + which - 1];

@@ -1,7 +1,7 @@
-/* asn1h_received.c: values kept as received (open types, unknown CHOICE alternatives):
- * decoded through their tables when a table constraint names their type, compared as
- * values whatever their BER framing, and re-encoded with DER framing.  Linked only when a
- * spec has open types or extensible CHOICEs (spec->codecs). */
+/* asn1h_received.c: values kept as received (open types, unknown extensions): decoded
+ * through their tables when a table constraint names their type, compared as values
+ * whatever their BER framing, and re-encoded with DER framing.  Linked only when a spec
+ * has open types or extensible types (spec->codecs). */
 #include "asn1h_ber.h"
 
 /* ---- Open types decoded through their table --------------------------------------- */
@@ -88,7 +88,7 @@ const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void 
     return (const uint8_t *)v;
 }
 
-/* ---- Values kept as received (open types, unknown CHOICE alternatives) -------------
+/* ---- Values kept as received (open types, unknown extensions) ----------------------
  * They may come from BER: DER wants definite lengths in the fewest octets and short
  * identifiers below 31 (X.690 10.1), so their framing is redone when it is not already
  * that.  Their primitive contents are copied as they are: without the type nothing more is
@@ -154,12 +154,12 @@ static size_t header_size(uint32_t number, size_t len)
 }
 
 static const uint8_t *received_size(const uint8_t *p, const uint8_t *end, unsigned depth,
-                                    size_t *size);
+                                    size_t *size, int *indefinite);
 
 /* The DER size of the contents of the value with header h, in *contents; *after is where
  * the value ends.  0 when something inside is malformed or nests too deep. */
 static int received_contents(const received *h, const uint8_t *end, unsigned depth,
-                             size_t *contents, const uint8_t **after)
+                             size_t *contents, const uint8_t **after, int *indefinite)
 {
     const uint8_t *p = h->contents, *bound = h->indefinite ? end : h->contents_end;
     size_t child;
@@ -171,8 +171,9 @@ static int received_contents(const received *h, const uint8_t *end, unsigned dep
     }
     if (depth == 0)
         return 0;
+    *indefinite |= h->indefinite;
     while (h->indefinite ? !(bound - p >= 2 && p[0] == 0 && p[1] == 0) : p < bound) {
-        if (!(p = received_size(p, bound, depth - 1, &child)))
+        if (!(p = received_size(p, bound, depth - 1, &child, indefinite)))
             return 0;
         *contents += child;
     }
@@ -181,13 +182,16 @@ static int received_contents(const received *h, const uint8_t *end, unsigned dep
 }
 
 /* The DER size of the TLV at p, in *size; returns the position after it, or NULL. */
+/* *indefinite is set when an indefinite length is met: DER framing then differs even where
+ * the sizes happen to be equal (80 + 00 00 against 82 xx xx). */
 static const uint8_t *received_size(const uint8_t *p, const uint8_t *end, unsigned depth,
-                                    size_t *size)
+                                    size_t *size, int *indefinite)
 {
     received h;
     size_t contents;
     const uint8_t *after;
-    if (!received_header(p, end, &h) || !received_contents(&h, end, depth, &contents, &after))
+    if (!received_header(p, end, &h)
+        || !received_contents(&h, end, depth, &contents, &after, indefinite))
         return NULL;
     *size = header_size(h.number, contents) + contents;
     return after;
@@ -202,8 +206,9 @@ static uint8_t *received_write(uint8_t *out, const uint8_t **in, const uint8_t *
     size_t contents;
     const uint8_t *after, *p;
     unsigned shift = 0, n = 0;
+    int indefinite = 0;
     received_header(*in, end, &h);
-    received_contents(&h, end, depth, &contents, &after);
+    received_contents(&h, end, depth, &contents, &after, &indefinite);
     if (h.number < 31) {
         *out++ = (uint8_t)(h.first | h.number);
     } else {                                /* base 128, bit 8 set on all but the last */
@@ -284,18 +289,186 @@ int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t
     const uint8_t *pa = a, *pb = b;
     if (alen == blen && (alen == 0 || memcmp(a, b, alen) == 0))
         return 1;
-    return a && b && received_same(&pa, a + alen, &pb, b + blen, RECEIVED_DEPTH)
-           && pa == a + alen && pb == b + blen;
+    if (!a || !b)
+        return 0;
+    while (pa < a + alen && pb < b + blen)  /* TLV by TLV */
+        if (!received_same(&pa, a + alen, &pb, b + blen, RECEIVED_DEPTH))
+            return 0;
+    return pa == a + alen && pb == b + blen;
+}
+
+/* The DER size of the TLVs [p, end), in *size; 0 when one is not well formed. */
+static int received_run_size(const uint8_t *p, const uint8_t *end, size_t *size,
+                             int *indefinite)
+{
+    size_t one;
+    *size = 0;
+    while (p < end) {
+        if (!(p = received_size(p, end, RECEIVED_DEPTH, &one, indefinite)))
+            return 0;
+        *size += one;
+    }
+    return 1;
+}
+
+/* The TLVs [buf, buf + len), whose DER size is `size`, written with DER framing. */
+ASN1H_NOINLINE static uint8_t *put_reframed(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
+                                            size_t len, size_t size)
+{
+    uint8_t *out;
+    const uint8_t *in = buf;
+    ASN1H_ROOM(e, p, size);
+    for (out = p - size; in < buf + len;)   /* framing redone, contents copied */
+        out = received_write(out, &in, buf + len, RECEIVED_DEPTH);
+    return p - size;
 }
 
 uint8_t *asn1h_put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len)
 {
     size_t size;
-    const uint8_t *in = buf;
-    if (!buf || received_size(buf, buf + len, RECEIVED_DEPTH, &size) != buf + len
-        || size == len)                     /* already DER-framed (BER never is smaller) */
+    int indefinite = 0;
+    if (!buf || !received_run_size(buf, buf + len, &size, &indefinite)
+        || (size == len && !indefinite))    /* every header already DER's (BER's are never
+                                               shorter) */
         return asn1h_put_raw(e, p, buf, len);
-    ASN1H_ROOM(e, p, size);
-    received_write(p - size, &in, buf + len, RECEIVED_DEPTH);
-    return p - size;
+    return put_reframed(e, p, buf, len, size);
+}
+
+/* ---- Unknown extensions (X.680 52) --------------------------------------------------
+ * A later version of a specification adds components at the extension marker of a
+ * SEQUENCE or SET and alternatives to an extensible CHOICE.  The decoder keeps what it
+ * does not know and the encoder writes it back.  In a SEQUENCE, additions come at the
+ * place of the marker only (X.680 3.8.29, the insertion point; the extension entry says
+ * where): elsewhere an unknown tag is an error, so that what is kept goes back where it
+ * came from. */
+
+static int members_take(const asn1h_dec *d, const asn1h_type *t, unsigned from, uint32_t tag)
+{
+    unsigned i;
+    for (i = from; i < t->count; i++)
+        if (asn1h_member_accepts(d, &d->spec->members[t->first + i], tag))
+            return 1;
+    return 0;
+}
+
+static asn1h_bytes *kept_unknown(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    return (asn1h_bytes *)(void *)((uint8_t *)(uintptr_t)v
+                                   + asn1h_extension_entry(spec, t)->offset);
+}
+
+const uint8_t *asn1h_take_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, void *v)
+{
+    const asn1h_member *members = d->spec->members + t->first;
+    const uint8_t *start = p;
+    unsigned known = asn1h_extension_entry(d->spec, t)->type;
+    /* an addition's tag differs from those of the members after the marker and from those
+     * of the OPTIONAL and DEFAULT members right before it (X.680 25: a run of OPTIONAL
+     * components and what follows have distinct tags, additions included): such a tag
+     * ends the additions */
+    while (known > 0 && asn1h_member_absent_ok(&members[known - 1]))
+        known--;
+    while (!asn1h_at_end(p, end, form) && p < end) {
+        uint32_t tag = asn1h_peek_tag(d, p, end);
+        if (!tag || members_take(d, t, known, tag))
+            break;
+        if (!(p = asn1h_skip_value(d, p, end)))   /* kept: well formed throughout */
+            return NULL;
+    }
+    if (p != start && !(d->flags & ASN1H_DROP_UNKNOWN)) {
+        asn1h_bytes *kept = kept_unknown(d->spec, t, v);
+        kept->buf = start;
+        kept->len = (size_t)(p - start);
+    }
+    return p;
+}
+
+/* BER lets a SET's components come in any order, so its unknown additions need not be
+ * next to each other: the decoder has checked the components [p, end), this copies the
+ * unknown ones out with DER framing and sorts them by tag, as the DER encoder writes them. */
+int asn1h_keep_set_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                           const uint8_t *end, void *v)
+{
+    size_t total = 0, size;
+    const uint8_t *q, *next;
+    uint8_t *out, *w;
+    int indefinite = 0;
+    asn1h_bytes *kept = kept_unknown(d->spec, t, v);
+    if (d->flags & ASN1H_DROP_UNKNOWN)
+        return 1;
+    for (q = p; q < end; q = next) {
+        if (!(next = received_size(q, end, RECEIVED_DEPTH, &size, &indefinite)))
+            return asn1h_fail(d, ASN1H_ERR_DEPTH, q) != NULL;   /* deeper than it keeps */
+        if (!members_take(d, t, 0, asn1h_peek_tag(d, q, end)))
+            total += size;
+    }
+    if (!(out = (uint8_t *)asn1h_arena_alloc(d->arena, total)))
+        return asn1h_fail(d, ASN1H_ERR_MEMORY, p) != NULL;
+    for (q = p, w = out; q < end;) {
+        if (members_take(d, t, 0, asn1h_peek_tag(d, q, end)))
+            q = received_size(q, end, RECEIVED_DEPTH, &size, &indefinite);
+        else
+            w = received_write(w, &q, end, RECEIVED_DEPTH);
+    }
+    asn1h_sort_set_components(out, w);
+    kept->buf = out;
+    kept->len = total;
+    return 1;
+}
+
+/* Where it is mandatory, the CHOICE takes any tag (the TLV stands in its place); where it
+ * may be absent, a tag that no later member takes. */
+int asn1h_unknown_alternative(const asn1h_dec *d, const asn1h_type *t, unsigned i,
+                              uint32_t tag)
+{
+    const asn1h_member *m = &d->spec->members[t->first + i];
+    const asn1h_type *mt = asn1h_member_type(d->types, m);
+    return !m->tag && mt->kind == ASN1H_CHOICE && (mt->flags & ASN1H_T_EXTENSIBLE)
+           && (!asn1h_member_absent_ok(m) || !members_take(d, t, i + 1, tag));
+}
+
+int asn1h_member_present(asn1h_dec *d, const asn1h_type *t, unsigned i, const uint8_t *p,
+                         const uint8_t *end, unsigned form)
+{
+    uint32_t tag;
+    if (asn1h_at_end(p, end, form) || p >= end || !(tag = asn1h_peek_tag(d, p, end)))
+        return 0;
+    return asn1h_member_accepts(d, &d->spec->members[t->first + i], tag)
+           || asn1h_unknown_alternative(d, t, i, tag);
+}
+
+uint8_t *asn1h_put_unknown(asn1h_enc *e, uint8_t *p, const asn1h_bytes *kept)
+{
+    return asn1h_put_received(e, p, kept->buf, kept->len);
+}
+
+/* A SEQUENCE's additions go back at its extension marker; a SET's (DER, in tag order)
+ * each before the first member whose tag is above its own (X.690 10.3). */
+uint8_t *asn1h_encode_with_unknown(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                   const void *v)
+{
+    const asn1h_member *members = e->spec->members + t->first;
+    const asn1h_bytes *kept = kept_unknown(e->spec, t, v);
+    unsigned k = t->count, at = members[t->count].type;
+    const uint8_t *rest = kept->buf + kept->len;  /* a SET's: those not written yet */
+    for (;;) {
+        if (t->kind == ASN1H_SEQUENCE) {
+            if (k == at && !(p = asn1h_put_received(e, p, kept->buf, kept->len)))
+                return NULL;
+        } else {                            /* an untagged CHOICE (tag 0) is sorted later */
+            const uint8_t *split = k ? asn1h_tags_above(kept->buf, rest,
+                                                        asn1h_member_tag(e->spec,
+                                                                         &members[k - 1]))
+                                     : kept->buf;
+            if (split < rest && !(p = asn1h_put_received(e, p, split, (size_t)(rest - split))))
+                return NULL;
+            rest = split;
+        }
+        if (k-- == 0)
+            return p;
+        if (asn1h_member_encoded(e->spec, &members[k], v)
+            && !(p = asn1h_encode_member(e, &members[k], p, v)))
+            return asn1h_enc_unwind(e, &members[k]);
+    }
 }

@@ -176,6 +176,13 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
         return true;
     case ASN1H_SEQUENCE:
     case ASN1H_SET:
+        if ((t->flags & ASN1H_T_EXTENSIBLE)) {      /* unknown additions: the same ones */
+            size_t offset = asn1h_extension_entry(spec, t)->offset;
+            const asn1h_bytes *x = (const asn1h_bytes *)(const void *)((const uint8_t *)a + offset);
+            const asn1h_bytes *y = (const asn1h_bytes *)(const void *)((const uint8_t *)b + offset);
+            if (!asn1h_received_equal(x->buf, x->len, y->buf, y->len))
+                return false;
+        }
         return members_equal(spec, t, a, b);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF: {

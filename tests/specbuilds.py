@@ -85,6 +85,9 @@ SPEC_SETS = {s.name: s for s in [
             edit=_without_values, note="the reference does not read value assignments"),
     SpecSet("blackwell", (REPO / "bench" / "blackwell" / "blackwell.asn",)),
     SpecSet("allkinds", (TESTS / "specs" / "AllKinds.asn",)),
+    # built from the first version; the reference encodes values of the later one
+    SpecSet("versions", (TESTS / "specs" / "versions" / "Old.asn",),
+            reference_files=(TESTS / "specs" / "versions" / "New.asn",)),
     SpecSet("x400", tuple(sorted((REPO / "examples" / "x400" / "spec").glob("*.asn"))),
             # `[0] AdministrationDomainName` in an IMPLICIT TAGS module tags an
             # [APPLICATION 2] CHOICE: X.680 31.2.7 makes [0] implicit (only an *untagged*

@@ -1,7 +1,8 @@
 """The libFuzzer targets, briefly: each example PDU's harness (fuzz/harness.c) built with
 clang -fsanitize=fuzzer,address,undefined and run on a few thousand inputs mutated from its
 seed messages.  A crash, a sanitizer report, a leak or a broken round trip fails the run.
-`make fuzz` runs the same targets for as long as FUZZ_SECONDS says.
+`make fuzz` runs the same targets, and the differential ones (test_differential_fuzz.py),
+for as long as FUZZ_SECONDS says.
 """
 from __future__ import annotations
 
@@ -26,13 +27,20 @@ def test_fuzz_target_runs_clean(name):
     outcome = fuzz_run.fuzz(name, out, runs=RUNS[name], flags=("-O0", "-g"))  # quick to build
     assert outcome.ok, outcome.log[-4000:] + "".join(f"\ninput kept: {a}" for a in outcome.artifacts)
     assert outcome.runs >= RUNS[name]
-    assert outcome.corpus > len(targets.TARGETS[name].seeds())   # it found new paths
+    assert outcome.corpus > len(targets.seeds(targets.TARGETS[name]))   # it found new paths
 
 
 def test_make_fuzz_command_line():
     """`make fuzz` runs fuzz/run.py --seconds N: every target unless some are named."""
     args = fuzz_run.parse_args(["--seconds", "5"])
-    assert args.targets == list(targets.FUZZ_TARGETS) and args.seconds == 5
-    assert fuzz_run.parse_args(["--runs", "9", "x509"]).targets == ["x509"]
+    assert args.jobs == [("round-trip", t) for t in targets.FUZZ_TARGETS] + \
+        [("differential", t) for t in targets.DIFFERENTIAL_TARGETS]
+    assert args.seconds == 5
+    assert fuzz_run.parse_args(["--runs", "9", "x509"]).jobs == \
+        [("round-trip", "x509"), ("differential", "x509")]
+    assert fuzz_run.parse_args(["--kind", "differential", "ldap"]).jobs == \
+        [("differential", "ldap")]
     with pytest.raises(SystemExit):
         fuzz_run.parse_args(["nothing"])
+    with pytest.raises(SystemExit):
+        fuzz_run.parse_args(["--kind", "round-trip", "ldap"])

@@ -3,9 +3,9 @@ encoding.
 
 From valid DER messages of each example PDU, variants are made that BER allows and DER
 forbids (X.690 clause 10 and 11): lengths in more octets than needed, indefinite lengths,
-long-form identifiers for small tag numbers, constructed strings, INTEGERs with a redundant
-sign octet, BOOLEAN TRUE other than FF, SET and SET OF components out of order, DEFAULT
-values present, unused bits set.  The variants are made blindly, without the types, so
+constructed strings, INTEGERs with a redundant sign octet, BOOLEAN TRUE other than FF, SET
+and SET OF components out of order, DEFAULT values present, unused bits set.  (Long-form
+identifiers for small tag numbers are not BER either, X.690 8.1.2.2: refused in both modes.)  The variants are made blindly, without the types, so
 some change the value or break the message instead; the ones that matter are those that BER
 decodes back to the original value (its DER re-encoding is the original message): each of
 those must be refused in strict mode with ASN1H_ERR_NOT_DER, in compiled, interpreted and
@@ -26,7 +26,7 @@ import ber  # noqa: E402
 import replaying  # noqa: E402
 import targets  # noqa: E402
 from bench import corpora  # noqa: E402
-from replaying import NOT_DER, canonical, replay  # noqa: E402
+from replaying import NOT_DER, TAG, TRAILING, canonical, replay  # noqa: E402
 from test_malformed import x400_messages  # noqa: E402
 
 MODES = tuple(targets.MODES)
@@ -91,7 +91,6 @@ DEFAULT_PRESENT = {"personnel": personnel_default_present, "x400": x400_default_
 KINDS = {
     "non-minimal length": ber.non_minimal_lengths,
     "indefinite length": ber.indefinite_lengths,
-    "long-form tag": ber.long_form_tags,
     "constructed string": ber.constructed_strings,
     "non-minimal integer": ber.non_minimal_integers,
     "boolean not FF": ber.loose_booleans,
@@ -100,12 +99,12 @@ KINDS = {
 }
 # Which kinds each message set must show (where the types allow them).
 EXPECTED = {
-    "personnel": {"non-minimal length", "indefinite length", "long-form tag",
+    "personnel": {"non-minimal length", "indefinite length",
                   "constructed string", "non-minimal integer", "unsorted set"},
-    "blackwell": {"non-minimal length", "indefinite length", "long-form tag",
+    "blackwell": {"non-minimal length", "indefinite length",
                   "non-minimal integer", "boolean not FF"},
     "x400": set(KINDS) - {"boolean not FF"},
-    "x509": {"non-minimal length", "indefinite length", "long-form tag",
+    "x509": {"non-minimal length", "indefinite length",
              "constructed string", "non-minimal integer", "boolean not FF"},
 }
 
@@ -142,6 +141,20 @@ def test_non_canonical_variants_are_refused(target, mode):
                 assert not s.ok and s.code == NOT_DER, (kind, variant.hex(), s)
     missing = {k for k in EXPECTED[target] if not found[k]}
     assert not missing, f"no same-value variant of: {sorted(missing)} ({found})"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_long_form_identifiers_of_small_tags_are_refused(target, mode):
+    """X.690 8.1.2.2: a tag number from 0 to 30 takes one identifier octet, in BER as in
+    DER.  (Compiled routines match one-octet identifiers; the interpreter once accepted the
+    long form in BER, and the two paths disagreed.)  Such an identifier is no tag at all:
+    where a member must be, the tag is wrong; where none must, it is data left over."""
+    variants = [v for m in TARGETS[target]() for v in ber.long_form_tags(m)][:200]
+    assert variants
+    for strict in (False, True):
+        for variant, r in zip(variants, replay(target, mode, variants, strict=strict)):
+            assert not r.ok and r.code in (TAG, TRAILING), (variant.hex(), r)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -9,13 +9,15 @@ each TLV is the identifier of.  Three uses:
   them in tag and octet order; it keeps the trailing 0 bits of named-bit BIT STRINGs,
   X.690 11.2.2 removes them);
 - `ber_variant`: the same value in other valid BER (indefinite lengths, long-form lengths,
-  strings cut into nested constructed segments, SET components shuffled, unknown extension
-  additions, DEFAULT values written out, BOOLEAN TRUE as any non-zero octet), which must
-  decode to the same value;
+  strings cut into nested constructed segments, SET components shuffled, DEFAULT values
+  written out, BOOLEAN TRUE as any non-zero octet), which must decode to the same value,
+  with unknown extension additions (a newer version's components), which must be kept: it
+  also gives the DER that the decoder must write back, additions included;
 - `encode_default`: X.690 encodings of the DEFAULT values that the variants write out.
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -346,6 +348,7 @@ def encode_default(graph: TypeGraph, comp: Component) -> Optional[bytes]:
 # ---- BER variants --------------------------------------------------------------------------
 
 UNKNOWN_TAG = Tag(TagClass.PRIVATE, 1234)     # no spec used here has a PRIVATE tag this big
+UNKNOWN_ADDITION = identifier(UNKNOWN_TAG, False) + b"\x03\x01\x02\x03"
 
 
 class Variant:
@@ -437,17 +440,42 @@ class Variant:
                     slots.append((position, encoded))
         for offset, (pos, encoded) in enumerate(slots):
             children.insert(pos + offset, encoded)
-        # an unknown extension addition, which the decoder must skip
-        if node.extensible and self.rng.random() < 0.4 and all(
-                self.reader.first_tags(c) is not None for c in node.components):
-            unknown = self.header(UNKNOWN_TAG, False, 3) + b"\x01\x02\x03"
-            children.insert(len(children) if node.kind == Kind.SEQUENCE
-                            else self.rng.randint(0, len(children)), unknown)
         if node.kind == Kind.SET:
             self.rng.shuffle(children)
         return children
 
 
-def ber_variant(graph: TypeGraph, node_id: str, der: bytes, seed: int) -> bytes:
+def add_unknown_additions(graph: TypeGraph, tlv: Tlv, rng: random.Random) -> None:
+    """Gives some extensible SEQUENCEs and SETs of the tree an extension addition that no
+    version here knows (UNKNOWN_TAG), where a newer version would put it: in a SEQUENCE at
+    its extension insertion point (X.680 3.8.29: after the additions, before the root's
+    second part), in a SET anywhere."""
+    if tlv.raw is not None or not tlv.constructed:
+        return
+    for child in tlv.children:
+        add_unknown_additions(graph, child, rng)
+    node = tlv.node
+    if node is None or tlv.wrapper or node.kind not in (Kind.SEQUENCE, Kind.SET) \
+            or not node.extensible or rng.random() >= 0.4:
+        return
+    reader = Reader(graph)
+    if any(reader.first_tags(c) is None for c in node.components):
+        return                                  # an untagged open type would take it
+    unknown = Tlv(UNKNOWN_TAG, False, raw=UNKNOWN_ADDITION)
+    if node.kind == Kind.SET:
+        tlv.children.insert(rng.randint(0, len(tlv.children)), unknown)
+        return
+    point = len(node.components) if node.extension_point is None else node.extension_point
+    before = node.components[:point]
+    position = sum(1 for c in tlv.children
+                   if any(getattr(c, "component", None) is comp for comp in before))
+    tlv.children.insert(position, unknown)
+
+
+def ber_variant(graph: TypeGraph, node_id: str, der: bytes, seed: int) -> tuple[bytes, bytes]:
+    """(a BER variant of the DER value, the DER that decoding and re-encoding it gives)."""
+    rng = random.Random(seed)
     tree = Reader(graph).parse(node_id, der)
-    return Variant(graph, random.Random(seed)).encode(tree)
+    add_unknown_additions(graph, tree, rng)
+    expected = canonical(graph, copy.deepcopy(tree)).encode()
+    return Variant(graph, rng).encode(tree), expected

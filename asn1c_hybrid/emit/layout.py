@@ -98,6 +98,7 @@ class MemberLayout:
     child_encoder: Optional[str] = None
     int_range: tuple[int, int] = (0, 0)
     wrapper_octet: Optional[int] = None   # a tagged CHOICE's one-octet explicit wrapper
+    takes_unknown: bool = False         # an untagged extensible CHOICE: takes unknown tags
     # set by the tables (emit/tables.py)
     desc_index: int = 0                 # the index of its type's entry (profiles)
     slot: int = 0                       # its place in its parent's member table
@@ -153,6 +154,9 @@ class TypeLayout:
     flags: list[str] = field(default_factory=list)
     universal: int = 0            # BYTES: the universal tag number of the built-in type
     der_order: list[int] = field(default_factory=list)    # SET: member indexes, tag order
+    # an extensible SEQUENCE or SET keeps unknown extension additions in `unknown_`: the
+    # index of the member they come before (the member count: after the last); else None
+    unknown_at: Optional[int] = None
     enum_items: list[tuple[str, int]] = field(default_factory=list)
     enum_root: int = 0
     open_entries: list[tuple[bytes, str]] = field(default_factory=list)  # key, node id
@@ -488,6 +492,7 @@ class _Builder:
             layout.members = owner_layout.members
             layout.present_bytes = owner_layout.present_bytes
             layout.der_order = owner_layout.der_order
+            layout.unknown_at = owner_layout.unknown_at
             return
         if layout.members:
             return
@@ -537,6 +542,10 @@ class _Builder:
         layout.present_bytes = (bit + 7) // 8
         if kind == Kind.SET:
             layout.der_order = _der_order(self.graph, owner)
+        if kind in (Kind.SEQUENCE, Kind.SET) and owner.extensible:
+            point = owner.extension_point
+            layout.unknown_at = len(layout.members) if point is None or kind == Kind.SET \
+                else point
 
     def _member_tagging(self, m: MemberLayout, comp: Component) -> None:
         """Express the member's effective tags as the runtime does: its type's own tags,
@@ -560,6 +569,7 @@ class _Builder:
         """Which fast path compiled routines use for this member; 'generic' calls the
         interpreter's member routine, which handles every case."""
         t = m.target
+        m.takes_unknown = not m.tags and t.kind == Kind.CHOICE and t.extensible
         m.child_decoder = self.names.decoder(t.id) if t.id in self.compiled and \
             self.owns_struct(t) else None
         m.child_encoder = self.names.encoder(t.id) if m.child_decoder else None

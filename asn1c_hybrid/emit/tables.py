@@ -92,7 +92,8 @@ class Tables:
     profile_names: list = field(default_factory=list)               # every type's id
     profile_shift: int = 0
     profile_rows: list[bytes] = field(default_factory=list)
-    codecs: set[str] = field(default_factory=set)                   # "real", "time", "received"
+    codecs: set[str] = field(default_factory=set)   # the runtime's parts: "real", "time",
+    # "received", "extensions", "set_extensions", "choice_extensions" (source.c.j2)
 
 
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
@@ -244,12 +245,16 @@ class _Builder:
         owner = self.owner(t)
         members = self.table_order(owner)
         entries = [self.member_entry(m) for m in members]
+        if owner.unknown_at is not None:
+            # the extension entry: where unknown additions come and where they are kept
+            entries.append(MemberEntry(owner.unknown_at, f"offsetof({owner.cname}, unknown_)",
+                                       "0", [], None, self.pool.add("")))
         # the same members, defaults and C layout: the same bytes
         key = (tuple((e.type, e.tag, tuple(e.flags), e.bit, e.name,
                       self.defaults.get(m.default) if m.default else None)
                      for e, m in zip(entries, members)),
                tuple((m.ctype, m.pointer) for m in owner.members), owner.present_bytes,
-               owner.kind)
+               owner.kind, owner.unknown_at)
         for slot, m in enumerate(members):
             m.slot = slot
         if key in tables:                   # its defaults are the first table's too
@@ -262,9 +267,9 @@ class _Builder:
             raise _too_many("members")
         tables[key] = first
         for slot, (entry, m) in enumerate(zip(entries, members)):
-            self.t.members.append(entry)
             if m.default:
                 self.t.defaults.append(Default(first + slot, m.default, m.default_der))
+        self.t.members.extend(entries)
         return first
 
     def member_entry(self, m: MemberLayout) -> MemberEntry:
@@ -314,9 +319,13 @@ class _Builder:
                 self.t.routines.append((t.decoder, t.encoder))
                 entry.aux = str(len(self.t.routines))
                 entry.flags.append("ASN1H_T_COMPILED")
-            if kind == "ASN1H_CHOICE" and "ASN1H_T_EXTENSIBLE" in t.flags \
-                    or "ASN1H_T_OPEN_MEMBERS" in t.flags:
+            if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
                 self.t.codecs.add("received")
+            if "ASN1H_T_EXTENSIBLE" in t.flags:     # unknown extensions kept
+                self.t.codecs.add({"ASN1H_SEQUENCE": "extensions", "ASN1H_SET": "extensions",
+                                   "ASN1H_CHOICE": "choice_extensions"}[kind])
+                if kind == "ASN1H_SET":
+                    self.t.codecs.add("set_extensions")
         elif kind == "ASN1H_INTEGER":
             entry.aux = t.storage
         elif kind == "ASN1H_ENUMERATED":

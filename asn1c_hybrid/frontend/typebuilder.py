@@ -544,6 +544,8 @@ class TypeBuilder:
                     raise SemanticError(f"{kind} has at most two extension markers",
                                         scope.location(item.pos))
                 node.extensible = True
+                if markers == 2 and kind != "CHOICE":   # the root's second part follows
+                    node.extension_point = len(entries)
             elif isinstance(item, ast.ExtensionGroup):
                 if markers != 1:
                     raise SemanticError("an extension addition group must follow the "

@@ -60,22 +60,45 @@ void test_sequence(void)
              ASN1H_ERR_TAG);
 }
 
-/* Unknown extension additions are skipped wherever no later member could take them. */
+/* Unknown extension additions (X.680 52) are kept where the extension marker is, after
+ * Record's last member, and written back there; anywhere else their tag is an error. */
 void test_sequence_extensions(void)
 {
     Record r;
     asn1h_error err;
-    /* [5] between id and data, and [APPLICATION 40] (long form) with constructed
-     * indefinite contents at the end */
+    /* [5] primitive and [APPLICATION 40] (long-form identifier 7F 28) constructed with
+     * indefinite length around 04 01 41, after the last known member */
     static const char with_additions[] =
         "\x30\x12"
         "\x02\x01\x07"
-        "\x85\x01\x00"
         "\x80\x02" "hi"
+        "\x85\x01\x00"
         "\x7F\x28\x80\x04\x01\x41\x00\x00";
+    /* DER: id, then flag and bits absent, data, then the additions with the indefinite
+     * length made definite (03) */
+    static const char der[] =
+        "\x30\x10\x02\x01\x07\x80\x02" "hi" "\x85\x01\x00\x7F\x28\x03\x04\x01\x41";
     CHECK_EQ(dec(&Record_type, &r, LIT(with_additions), 0, &err), ASN1H_OK);
     CHECK_EQ(dec_consumed, sizeof with_additions - 1);
     CHECK_BYTES(r.data.buf, r.data.len, "hi");
+    CHECK_BYTES(r.unknown_.buf, r.unknown_.len,
+                "\x85\x01\x00\x7F\x28\x80\x04\x01\x41\x00\x00");
+    CHECK_ENCODES(&Record_type, &r, der);
+    /* strict DER takes the DER form, and keeps the additions as they are */
+    CHECK_EQ(dec(&Record_type, &r, LIT(der), ASN1H_DER, &err), ASN1H_OK);
+    CHECK_BYTES(r.unknown_.buf, r.unknown_.len, "\x85\x01\x00\x7F\x28\x03\x04\x01\x41");
+    CHECK_ENCODES(&Record_type, &r, der);
+    /* ... which must be DER at every level */
+    CHECK_EQ(dec(&Record_type, &r, LIT(with_additions), ASN1H_DER, &err), ASN1H_ERR_NOT_DER);
+    /* dropped on request: the value and its encoding are those of the known members */
+    CHECK_EQ(dec(&Record_type, &r, LIT(with_additions), ASN1H_DROP_UNKNOWN, &err), ASN1H_OK);
+    CHECK_EQ(r.unknown_.len, 0);
+    CHECK_ENCODES(&Record_type, &r, "\x30\x07\x02\x01\x07\x80\x02" "hi");
+    /* additions come at the marker only: data ([0]) after one is left over, since an
+     * addition's tag must differ from those of the OPTIONAL members before the marker */
+    CHECK_EQ(dec(&Record_type, &r, LIT("\x30\x09\x02\x01\x07\x85\x00\x80\x02" "hi"), 0, &err),
+             ASN1H_ERR_TRAILING);
+    CHECK_EQ(err.offset, 7);
     /* an unknown addition that overruns its parent */
     CHECK_EQ(dec(&Record_type, &r, LIT("\x30\x06\x02\x01\x07\x85\x05\x00"), 0, &err),
              ASN1H_ERR_LENGTH);
@@ -364,9 +387,10 @@ void test_received_values_reframed(void)
     CHECK_EQ(dec(&Any_type, &any, LIT("\x30\x04\x04\x81\x01\x41"), ASN1H_DER, &err),
              ASN1H_ERR_NOT_DER);
     CHECK_EQ(err.offset, 3);
-    /* a long-form identifier for 12, and for 128 (which needs it): 9F 81 00 */
-    CHECK_EQ(dec(&Any_type, &any, LIT("\x1F\x0C\x02" "hi"), 0, &err), ASN1H_OK);
-    CHECK_ENCODES(&Any_type, &any, "\x0C\x02" "hi");
+    /* a long-form identifier for 12 is refused (X.690 8.1.2.2: one octet for 0 to 30);
+     * 128 needs it: 9F 81 00 */
+    CHECK_EQ(dec(&Any_type, &any, LIT("\x1F\x0C\x02" "hi"), 0, &err), ASN1H_ERR_TAG);
+    CHECK_EQ(err.offset, 0);
     CHECK_EQ(dec(&Any_type, &any, LIT("\xBF\x81\x00\x80\x04\x01\x41\x00\x00"), 0, &err),
              ASN1H_OK);
     CHECK_ENCODES(&Any_type, &any, "\xBF\x81\x00\x03\x04\x01\x41");

@@ -31,7 +31,7 @@ void test_error_format(void)
     err.path[2].member = NULL;      /* outermost first when printed */
     err.path[2].index = 12;
     err.path[1].member = &T_spec.spec.members[3];      /* Record's bits */
-    err.path[0].member = &T_spec.spec.members[18];     /* Mixed's alt */
+    err.path[0].member = &T_spec.spec.members[19];     /* Mixed's alt */
     n = asn1h_error_format(&err, text, sizeof text);
     CHECK(strcmp(text, "T.Records[12].bits.alt: unexpected tag") == 0);
     CHECK_EQ(n, strlen(text));
@@ -56,7 +56,7 @@ void test_error_format(void)
         nameless->spec.enum_names = NULL;
         err.type = &nameless->types[24];
         err.path[1].member = &nameless->spec.members[3];
-        err.path[0].member = &nameless->spec.members[18];
+        err.path[0].member = &nameless->spec.members[19];
         asn1h_error_format(&err, text, sizeof text);
         CHECK(strcmp(text, "#24[12].#3.#0: unexpected tag") == 0);
         free(nameless);

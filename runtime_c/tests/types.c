@@ -12,7 +12,7 @@
 /* ---- Members: { type index, offset, outermost tag, flags, presence bit } --------------
  * The tag is the member's own with IMPLICIT or EXPLICIT, else its type's (0: none). */
 
-static const asn1h_member members[20] = {
+static const asn1h_member members[21] = {
     /* 0-3: Record ::= SEQUENCE { id INTEGER, flag BOOLEAN DEFAULT TRUE,
      *                            data [0] IMPLICIT OCTET STRING OPTIONAL,
      *                            bits [1] EXPLICIT BIT STRING OPTIONAL, ... } */
@@ -21,28 +21,31 @@ static const asn1h_member members[20] = {
       Record_flag_bit },
     { 13, offsetof(Record, data), CTX(0), ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT, Record_data_bit },
     { 12, offsetof(Record, bits), CTX(1), ASN1H_M_OPTIONAL | ASN1H_M_EXPLICIT, Record_bits_bit },
-    /* 4-7: Pair ::= SET { c, a, b, d }, its members in DER (tag) order: a, b, c, d */
+    /* 4: Record's extension entry: unknown additions come before member 4 (after the
+     * last), kept in `unknown_` */
+    { 4, offsetof(Record, unknown_), 0, 0, ASN1H_NO_BIT },
+    /* 5-8: Pair ::= SET { c, a, b, d }, its members in DER (tag) order: a, b, c, d */
     { 0, offsetof(Pair, a), CTX(0), ASN1H_M_IMPLICIT, ASN1H_NO_BIT },
     { 9, offsetof(Pair, b), CTX(1), ASN1H_M_OPTIONAL | ASN1H_M_IMPLICIT, Pair_b_bit },
     { 15, offsetof(Pair, c), CTX(2), ASN1H_M_IMPLICIT, ASN1H_NO_BIT },
     { 0, offsetof(Pair, d), CTX(3), ASN1H_M_DEFAULT | ASN1H_M_DEFAULT_VALUE | ASN1H_M_IMPLICIT,
       Pair_d_bit },
-    /* 8, 9, 10: the elements of the lists of INTEGER, OCTET STRING and Record */
+    /* 9, 10, 11: the elements of the lists of INTEGER, OCTET STRING and Record */
     { 0, 0, U(2), 0, ASN1H_NO_BIT },
     { 13, 0, U(4), 0, ASN1H_NO_BIT },
     { 19, 0, U(16), 0, ASN1H_NO_BIT },
-    /* 11-12: Chain ::= SEQUENCE { value INTEGER, next Chain OPTIONAL }, next by pointer */
+    /* 12-13: Chain ::= SEQUENCE { value INTEGER, next Chain OPTIONAL }, next by pointer */
     { 0, offsetof(Chain, value), U(2), 0, ASN1H_NO_BIT },
     { 25, offsetof(Chain, next), U(16), ASN1H_M_OPTIONAL | ASN1H_M_POINTER, 0 },
-    /* 13-14: Tree ::= CHOICE { leaf NULL, node [0] EXPLICIT Tree }, node by pointer */
+    /* 14-15: Tree ::= CHOICE { leaf NULL, node [0] EXPLICIT Tree }, node by pointer */
     { 10, offsetof(Tree, u.leaf), U(5), 0, ASN1H_NO_BIT },
     { 26, offsetof(Tree, u.node), CTX(0), ASN1H_M_EXPLICIT | ASN1H_M_POINTER, ASN1H_NO_BIT },
-    /* 15: the element of Nest ::= SEQUENCE OF Nest */
+    /* 16: the element of Nest ::= SEQUENCE OF Nest */
     { 27, 0, U(16), 0, ASN1H_NO_BIT },
-    /* 16-17: Alt ::= CHOICE { i INTEGER, s OCTET STRING, ... } */
+    /* 17-18: Alt ::= CHOICE { i INTEGER, s OCTET STRING, ... } */
     { 0, offsetof(Alt, u.i), U(2), 0, ASN1H_NO_BIT },
     { 13, offsetof(Alt, u.s), U(4), 0, ASN1H_NO_BIT },
-    /* 18-19: Mixed ::= SET { bits BIT STRING, alt Alt }: the order a generator fixes in
+    /* 19-20: Mixed ::= SET { bits BIT STRING, alt Alt }: the order a generator fixes in
      * advance puts the untagged CHOICE by its smallest tag, before bits */
     { 28, offsetof(Mixed, alt), 0, 0, ASN1H_NO_BIT },
     { 12, offsetof(Mixed, bits), U(3), 0, ASN1H_NO_BIT },
@@ -55,12 +58,12 @@ static const uint32_t tags[3] = {
     2, ASN1H_TAG(ASN1H_APPLICATION, 5), ASN1H_TAG(ASN1H_UNIVERSAL, 2)
 };
 
-/* DEFAULT values, by member index: flag TRUE (1), d 5 (7); their DER contents */
+/* DEFAULT values, by member index: flag TRUE (1), d 5 (8); their DER contents */
 static const bool record_flag_default = true;
 static const asn1h_int pair_d_default = { 5, NULL, 0 };
 static const asn1h_default defaults[2] = {
     { &record_flag_default, (const uint8_t *)"\377", 1, 1 },
-    { &pair_d_default, (const uint8_t *)"\005", 7, 1 },
+    { &pair_d_default, (const uint8_t *)"\005", 8, 1 },
 };
 
 /* Color's items: not 0, 1, 2, so their values are listed */
@@ -77,8 +80,8 @@ static const uint16_t type_names[T_NTYPES] = {
     1, 7, 12, 17, 23, 29, 35, 41, 47, 53, 60, 67, 74, 81, 90, 96, 106, 114, 122, 132, 141,
     148, 155, 165, 175, 185, 193, 200, 207, 213, 221
 };
-static const uint16_t member_names[20] = {
-    227, 230, 235, 240, 245, 247, 249, 251, 253, 253, 253, 258, 264, 269, 274, 253, 279,
+static const uint16_t member_names[21] = {
+    227, 230, 235, 240, 0, 245, 247, 249, 251, 253, 253, 253, 258, 264, 269, 274, 253, 279,
     281, 283, 240
 };
 static const uint16_t enum_names[3] = { 287, 291, 297 };
@@ -86,7 +89,9 @@ static const uint16_t enum_names[3] = { 287, 291, 297 };
 /* Times and REAL are the optional parts these types need; open types are kept raw */
 static const asn1h_codecs codecs = {
     asn1h_dec_real, asn1h_enc_real, asn1h_dec_time, asn1h_put_time,
-    asn1h_resolve_open_types, asn1h_put_received
+    asn1h_resolve_open_types, asn1h_put_received,
+    /* Record and Alt are extensible */
+    asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative
 };
 
 /* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
@@ -95,7 +100,7 @@ static const asn1h_codecs codecs = {
 const T_tables T_spec = {
     {
         members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, strings,
-        type_names, member_names, enum_names, "t", NULL, NULL, T_NTYPES, 20, 2, 0, 0
+        type_names, member_names, enum_names, "t", NULL, NULL, T_NTYPES, 21, 2, 0, 0
     },
     {
         { ASN1H_INTEGER, 0, 0, sizeof(asn1h_int), U(2), 0, 0, ASN1H_INT_BIG, 0 },
@@ -120,16 +125,16 @@ const T_tables T_spec = {
         /* Wrapped: two tags, the list at 0 of the tag pool */
         { ASN1H_INTEGER, ASN1H_T_TAG_LIST, 18, sizeof(asn1h_int), 0, 0, 0, ASN1H_INT_BIG, 0 },
         { ASN1H_SEQUENCE, ASN1H_T_EXTENSIBLE, 19, sizeof(Record), U(16), 0, 4, 0, 0 },
-        { ASN1H_SET, 0, 20, sizeof(Pair), U(17), 4, 4, 0, 0 },
-        { ASN1H_SET_OF, 0, 21, sizeof(Ints), U(17), 8, 1, 0, 0 },
-        { ASN1H_SEQUENCE_OF, 0, 22, sizeof(Ints), U(16), 8, 1, 0, 0 },
-        { ASN1H_SET_OF, 0, 23, sizeof(Strings), U(17), 9, 1, 0, 0 },
-        { ASN1H_SEQUENCE_OF, 0, 24, sizeof(Records), U(16), 10, 1, 0, 0 },
-        { ASN1H_SEQUENCE, 0, 25, sizeof(Chain), U(16), 11, 2, 0, 0 },
-        { ASN1H_CHOICE, 0, 26, sizeof(Tree), 0, 13, 2, 0, 0 },
-        { ASN1H_SEQUENCE_OF, 0, 27, sizeof(Nest), U(16), 15, 1, 0, 0 },
-        { ASN1H_CHOICE, ASN1H_T_EXTENSIBLE, 28, sizeof(Alt), 0, 16, 2, 0, 0 },
-        { ASN1H_SET, 0, 29, sizeof(Mixed), U(17), 18, 2, 0, 0 },
+        { ASN1H_SET, 0, 20, sizeof(Pair), U(17), 5, 4, 0, 0 },
+        { ASN1H_SET_OF, 0, 21, sizeof(Ints), U(17), 9, 1, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 22, sizeof(Ints), U(16), 9, 1, 0, 0 },
+        { ASN1H_SET_OF, 0, 23, sizeof(Strings), U(17), 10, 1, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 24, sizeof(Records), U(16), 11, 1, 0, 0 },
+        { ASN1H_SEQUENCE, 0, 25, sizeof(Chain), U(16), 12, 2, 0, 0 },
+        { ASN1H_CHOICE, 0, 26, sizeof(Tree), 0, 14, 2, 0, 0 },
+        { ASN1H_SEQUENCE_OF, 0, 27, sizeof(Nest), U(16), 16, 1, 0, 0 },
+        { ASN1H_CHOICE, ASN1H_T_EXTENSIBLE, 28, sizeof(Alt), 0, 17, 2, 0, 0 },
+        { ASN1H_SET, 0, 29, sizeof(Mixed), U(17), 19, 2, 0, 0 },
         { ASN1H_OPEN, 0, 30, sizeof(asn1h_open), 0, 0, 0, 0, 0 },
     }
 };

@@ -46,6 +46,7 @@ typedef struct Record {
     bool flag;
     asn1h_bytes data;
     asn1h_bits bits;
+    asn1h_bytes unknown_;
 } Record;
 enum { Record_flag_bit = 0, Record_data_bit = 1, Record_bits_bit = 2 };
 #define Record_type (T_spec.types[19])

@@ -1,0 +1,215 @@
+"""Fidelity: what this version of a specification does not know survives decoding and
+re-encoding, identically on the compiled, interpreted and mixed paths (X.680 52).
+
+- The two LDAP messages of the fidelity issue: an unknown alternative of the extensible
+  CHOICE protocolOp (once accepted by one path and refused by the other), and a control
+  with an unknown trailing addition (once dropped on re-encoding).
+- Values of a later version of a specification (tests/specs/versions/New.asn), encoded
+  by asn1tools in DER and BER, through a converter built from the first version (Old.asn):
+  additions in a SEQUENCE between its two extension markers and at its end, in a SET, a
+  CHOICE's new alternatives; each re-encodes to the canonical DER of the new value.
+- ASN1H_DROP_UNKNOWN (the converter's --drop-unknown) gives back the values and the DER
+  of the messages without the additions; strict DER still refuses what is not DER.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import pytest
+
+import specbuilds
+import typedtlv
+from asn1c_hybrid import api
+from reference import reference_for
+
+LDAP_PDU = "Lightweight-Directory-Access-Protocol-V3.LDAPMessage"
+MODES = list(specbuilds.MODES)
+
+# messageID 101, then a universal OBJECT IDENTIFIER (06 07 ...) where protocolOp is:
+# no alternative has that tag, and protocolOp is extensible; then controls [0]
+UNKNOWN_ALTERNATIVE = bytes.fromhex(
+    "303102016506070a010004000400a02330210416cfd1cdd1c7cbcfcd3131333535362e312e342e333139"
+    "040730050201000400")
+# a searchResDone whose control carries [UNIVERSAL 26] constructed (3a 07 ...) after
+# controlType: Control is extensible (the module is EXTENSIBILITY IMPLIED)
+UNKNOWN_ADDITION = bytes.fromhex(
+    "303102010665070a010004000400a02330210416312e322e3834302e3131333535362e312e342e333139"
+    "3a0730050201000400")
+# the same without the addition: lengths 31 -> 28, 23 -> 1a, 21 -> 18
+WITHOUT_ADDITION = bytes.fromhex(
+    "302802010665070a010004000400a01a30180416312e322e3834302e3131333535362e312e342e333139")
+
+
+def convert(entry, mode: str, pdu: str, data: bytes, *options: str, output: str = "der"):
+    return entry.builds[mode].run("-p", pdu, "-o", output, *options, "-", input=data,
+                                  check=False)
+
+
+@pytest.fixture(scope="module")
+def ldap():
+    return specbuilds.builds("ldap")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_unknown_alternative_is_kept_on_every_path(ldap, mode):
+    result = convert(ldap, mode, LDAP_PDU, UNKNOWN_ALTERNATIVE)
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stdout == UNKNOWN_ALTERNATIVE
+    jer = json.loads(convert(ldap, mode, LDAP_PDU, UNKNOWN_ALTERNATIVE, output="jer").stdout)
+    assert jer["protocolOp"] == {"...": "06070A010004000400"}      # documented key, hex
+    assert jer["controls"][0]["controlValue"] == "30050201000400"  # controls not lost
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_unknown_addition_is_kept_on_every_path(ldap, mode):
+    result = convert(ldap, mode, LDAP_PDU, UNKNOWN_ADDITION)
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stdout == UNKNOWN_ADDITION
+    # it is DER: strict DER takes it as it is
+    assert convert(ldap, mode, LDAP_PDU, UNKNOWN_ADDITION, "--strict-der").stdout \
+        == UNKNOWN_ADDITION
+    jer = json.loads(convert(ldap, mode, LDAP_PDU, UNKNOWN_ADDITION, output="jer").stdout)
+    assert jer["controls"][0]["..."] == "3A0730050201000400"
+    # dropped on request: the value and the DER of the message without it
+    dropped = convert(ldap, mode, LDAP_PDU, UNKNOWN_ADDITION, "--drop-unknown")
+    assert dropped.stdout == WITHOUT_ADDITION
+    assert "..." not in json.loads(convert(ldap, mode, LDAP_PDU, UNKNOWN_ADDITION,
+                                           "--drop-unknown", output="jer").stdout)["controls"][0]
+
+
+def test_additions_come_at_the_extension_marker_only(ldap):
+    """An unknown tag before a known component is no addition (X.680 3.8.29, the insertion
+    point, is after controlValue): every path refuses it, at the same offset."""
+    moved = bytes.fromhex(                  # the [UNIVERSAL 26] element before controlType
+        "303102010665070a010004000400a02330213a0730050201000400"
+        "0416312e322e3834302e3131333535362e312e342e333139")
+    for mode in MODES:
+        result = convert(ldap, mode, LDAP_PDU, moved)
+        assert result.returncode == 1
+        assert result.stderr.decode().startswith("-:18: ") \
+            and result.stderr.decode().rstrip().endswith("unexpected tag"), result.stderr
+
+
+# ---- A later version's values, through a decoder of the first version -------------------
+
+VERSIONS_PDU = "Versions.Message"
+RECORD = {"id": 1, "name": "a", "level": 7, "flags": (b"\x80", 1), "tags": ["x", "y"],
+          "checksum": b"\x01"}
+# (a value of New.asn, the same with the SEQUENCE and SET additions left out)
+VERSIONED = [
+    ({"record": RECORD, "bag": {"x": 5, "y": True, "z": b"zz", "w": 3}, "pick": ("b", True),
+      "picks": [("n", 4), ("r", {"id": 2, "level": 1, "tags": [], "checksum": b""})],
+      "comment": "hi"},
+     {"record": {"id": 1, "name": "a", "checksum": b"\x01"}, "bag": {"x": 5, "y": True},
+      "pick": ("b", True),
+      "picks": [("n", 4), ("r", {"id": 2, "level": 1, "tags": [], "checksum": b""})]}),
+    ({"record": {"id": -3, "level": 0, "tags": ["t"], "checksum": b"\xff" * 200},
+      "bag": {"x": 0, "w": -1}, "pick": ("s", "same"), "picks": []},
+     {"record": {"id": -3, "checksum": b"\xff" * 200}, "bag": {"x": 0}, "pick": ("s", "same"),
+      "picks": []}),
+    ({"record": {"id": 9, "checksum": b""}, "bag": {"x": 1}, "pick": ("n", 1), "picks": []},
+     None),                                 # nothing new: the same either way
+]
+
+
+@pytest.fixture(scope="module")
+def versions():
+    entry = specbuilds.builds("versions")
+    return entry, reference_for(entry.spec.reference_texts()), api.load(
+        [str(specbuilds.TESTS / "specs" / "versions" / "New.asn")])
+
+
+def canonical(new_graph, der: bytes) -> bytes:
+    return typedtlv.canonical_der(new_graph, VERSIONS_PDU, der)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_later_versions_messages_round_trip_byte_exactly(versions, mode):
+    """asn1tools encodes values of New.asn, in DER and in BER; a converter built from
+    Old.asn keeps what it does not know and writes the canonical DER of the new value."""
+    entry, reference, new_graph = versions
+    for value, old_value in VERSIONED:
+        der = canonical(new_graph, reference.encode_der(VERSIONS_PDU, value))
+        result = convert(entry, mode, VERSIONS_PDU, der)
+        assert result.returncode == 0, result.stderr.decode()
+        assert result.stdout == der, (result.stdout.hex(), der.hex())
+        strict = convert(entry, mode, VERSIONS_PDU, der, "--strict-der")
+        assert strict.stdout == der
+        # from BER the additions get DER framing, their contents as they came (a string
+        # in segments stays in segments: without its type nothing more is known), so the
+        # output is DER that strict DER reads back to the same octets
+        for data in (reference.encode_ber(VERSIONS_PDU, value),
+                     typedtlv.ber_variant(new_graph, VERSIONS_PDU, der, 5)[0]):
+            result = convert(entry, mode, VERSIONS_PDU, data)
+            assert result.returncode == 0, result.stderr.decode()
+            again = convert(entry, mode, VERSIONS_PDU, result.stdout, "--strict-der")
+            assert again.returncode == 0 and again.stdout == result.stdout, again.stderr
+            if old_value is None:
+                assert result.stdout == der
+        jer = convert(entry, mode, VERSIONS_PDU, der, output="jer").stdout.decode()
+        assert ('"...":"' in jer) == (old_value is not None)
+        # dropped: the DER of the value without the SEQUENCE and SET additions (a CHOICE's
+        # unknown alternative is the value itself, and stays)
+        dropped = convert(entry, mode, VERSIONS_PDU, der, "--drop-unknown")
+        expected = der if old_value is None else canonical(
+            new_graph, reference.encode_der(VERSIONS_PDU, old_value))
+        assert dropped.stdout == expected
+
+
+def test_a_later_versions_set_additions_are_sorted_into_place(versions):
+    """BER lets a SET's components come in any order; DER puts the unknown ones among the
+    known by tag (X.690 10.3)."""
+    entry, reference, new_graph = versions
+    value = VERSIONED[0][0]
+    der = canonical(new_graph, reference.encode_der(VERSIONS_PDU, value))
+    tree = typedtlv.Reader(new_graph).parse(VERSIONS_PDU, der)
+    bag = tree.children[1]
+    bag.children.reverse()                  # w [3], z [2], y [1], x [0]
+    shuffled = tree.encode()
+    assert shuffled != der
+    for mode in MODES:
+        assert convert(entry, mode, VERSIONS_PDU, shuffled).stdout == der
+        assert convert(entry, mode, VERSIONS_PDU, shuffled, "--strict-der").returncode == 1
+
+
+FRAMED_PDU = "Versions.Framed"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_additions_go_before_the_roots_second_part(versions, mode):
+    """Framed ::= SEQUENCE { id [0] INTEGER, ..., ..., checksum [9] OCTET STRING }: a later
+    version's additions ([2] and [3] here) come between id and checksum (X.680 3.8.29, the
+    insertion point), are kept there, and nowhere else."""
+    entry = versions[0]
+    framed = bytes.fromhex("300f" "800101" "820107" "a3030c0178" "890201ff")
+    result = convert(entry, mode, FRAMED_PDU, framed)
+    assert result.stdout == framed, result.stderr
+    jer = json.loads(convert(entry, mode, FRAMED_PDU, framed, output="jer").stdout)
+    assert jer == {"id": 1, "checksum": "01FF", "...": "820107A3030C0178"}
+    # after the root's second part there is no place for them
+    late = bytes.fromhex("300f" "800101" "890201ff" "820107" "a3030c0178")
+    result = convert(entry, mode, FRAMED_PDU, late)
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith("-:9: ")
+
+
+@pytest.mark.parametrize("name, pdu", [("personnel", "PersonnelRecordModule.PersonnelRecord"),
+                                       ("blackwell", "BlackwellModule.BlackwellMessage"),
+                                       ("x400", "MTAAbstractService.MTS-APDU"),
+                                       ("rfc5280", "PKIX1Explicit88.Certificate")])
+def test_specs_without_extensible_types_have_nothing_to_keep(name, pdu):
+    """The other examples' PDUs reach no extensible SEQUENCE, SET or CHOICE (1988-era
+    modules), so their fidelity is the exact round trips that test_real_data.py,
+    test_x400_example.py and test_personnel.py check."""
+    graph = specbuilds.builds(name, modes=()).graph
+    seen, stack = set(), [pdu]
+    while stack:
+        node_id = stack.pop()
+        if node_id not in seen:
+            seen.add(node_id)
+            stack.extend(graph.successors(node_id))
+    from asn1c_hybrid.typegraph import Kind
+    assert not [n for n in seen if graph.target(n).extensible
+                and graph.target(n).kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE)]
