@@ -81,6 +81,29 @@ def _hex(messages) -> Callable[[], List[bytes]]:
     return lambda: [bytes.fromhex(m) for m in messages]
 
 
+def _cms_seeds() -> List[bytes]:
+    """cryptography-vectors' PKCS #7 / CMS files: SignedData with certificates, and
+    EnvelopedData (DER, and PEM decoded)."""
+    import base64
+    try:
+        folder = corpora.cryptography_vectors_root() / "pkcs7"
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    out = []
+    for path in sorted(folder.glob("*")):
+        data = path.read_bytes()
+        if path.suffix == ".pem":
+            body = b"".join(line for line in data.splitlines() if not line.startswith(b"-----"))
+            data = base64.b64decode(body)
+        if data[:1] == b"\x30":
+            out.append(data)
+    return out
+
+
+def _rfc5912_specs() -> List[Path]:
+    return sorted((SPECS / "IETF_PKI_RFC5912").glob("*.asn"))
+
+
 @dataclass(frozen=True)
 class Target:
     name: str
@@ -108,12 +131,18 @@ TARGETS = {
                _hex(SNMP_SEEDS)),
         Target("kerberos", lambda: [SPECS / "IETF_Kerberos_RFC4120"], "KerberosV5Spec2.AS-REQ",
                _hex(KERBEROS_SEEDS)),
+        # RFC 5912's modules: extensible types and information object sets throughout
+        Target("pkix2009", _rfc5912_specs, "PKIX1Explicit-2009.Certificate",
+               _certificate_seeds),
+        Target("cms", _rfc5912_specs, "CryptographicMessageSyntax-2009.ContentInfo",
+               _cms_seeds),
     )
 }
 # The round-trip fuzz targets: one per example PDU.
 FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
 # The differential targets: the examples and the shared specifications' protocols.
-DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos")
+DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos",
+                        "pkix2009", "cms")
 
 
 def seeds(target: Target) -> List[bytes]:
