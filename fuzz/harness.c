@@ -3,11 +3,13 @@
  * Built with generated code for one specification and these definitions:
  *   FUZZ_HEADER  the generated header, as a string ("spec.h")
  *   FUZZ_TYPE    the PDU's descriptor (PersonnelRecord_type)
+ *   FUZZ_PER     (optional) ASN1H_UPER or ASN1H_APER: the input is PER, not BER
  *
  * Decoding may fail, with an error that must be well formed.  When it succeeds, the value
- * must print as JER, re-encode in DER, that DER must decode in strict DER mode to an equal
- * value and re-encode to the same octets, and an input that strict DER mode accepts must be
- * exactly that DER.  Any violation aborts, which the fuzzer and the sanitizers report.
+ * must print as JER, re-encode (in DER, or in PER), that encoding must decode (in strict
+ * DER mode for DER) to an equal value and re-encode to the same octets, and an input that
+ * strict DER mode accepts must be exactly that DER.  Any violation aborts, which the fuzzer
+ * and the sanitizers report.
  *
  * As a libFuzzer target (clang -fsanitize=fuzzer) it defines LLVMFuzzerTestOneInput; with
  * replay.c it runs the same check over files of messages, for tests and for any compiler.
@@ -18,6 +20,19 @@
 
 #include "harness.h"
 #include FUZZ_HEADER
+
+#ifdef FUZZ_PER
+#define DECODE(v, buf, len, arena, opts, consumed, err) \
+    asn1h_decode_per(&FUZZ_TYPE, (v), (buf), (len), FUZZ_PER, (arena), (opts), (consumed), (err))
+#define ENCODE(v, out, cap, len, err) \
+    asn1h_encode_per(&FUZZ_TYPE, (v), FUZZ_PER, (out), (cap), (len), (err))
+#define STRICT 0u                   /* PER has no looser form to refuse */
+#else
+#define DECODE(v, buf, len, arena, opts, consumed, err) \
+    asn1h_decode(&FUZZ_TYPE, (v), (buf), (len), (arena), (opts), (consumed), (err))
+#define ENCODE(v, out, cap, len, err) asn1h_encode(&FUZZ_TYPE, (v), (out), (cap), (len), (err))
+#define STRICT ASN1H_DER
+#endif
 
 /* Decoding uses a caller's buffer and no heap at all: a message that needs more is refused
  * with ASN1H_ERR_MEMORY, like any other error. */
@@ -63,7 +78,7 @@ static size_t encode(const void *value, uint8_t **out, const fuzz_result *r)
         *out = (uint8_t *)malloc(cap);
         if (!*out)
             violation("out of memory", r);
-        code = asn1h_encode(&FUZZ_TYPE, value, *out, cap, &len, &err);
+        code = ENCODE(value, *out, cap, &len, &err);
         if (code == ASN1H_OK)
             return len;
         free(*out);
@@ -87,7 +102,7 @@ int fuzz_one(const uint8_t *data, size_t size, unsigned flags, fuzz_result *r)
     static union { uint64_t align; uint8_t bytes[1u << 16]; } value_memory, again_memory;
     void *value = value_memory.bytes, *again = again_memory.bytes;
     asn1h_arena first, second;
-    asn1h_decode_opts opts = { 0, 0, NULL }, der = { ASN1H_DER, 0, NULL };
+    asn1h_decode_opts opts = { 0, 0, NULL }, der = { STRICT, 0, NULL };
     asn1h_error err;
     uint8_t *encoding, *encoding2;
     size_t len, len2, consumed2 = 0;
@@ -95,7 +110,7 @@ int fuzz_one(const uint8_t *data, size_t size, unsigned flags, fuzz_result *r)
     memset(r, 0, sizeof *r);
     opts.flags = flags;
     asn1h_arena_init(&first, first_memory.bytes, sizeof first_memory.bytes, 0);
-    r->code = asn1h_decode(&FUZZ_TYPE, value, data, size, &first, &opts, &r->consumed, &err);
+    r->code = DECODE(value, data, size, &first, &opts, &r->consumed, &err);
     if (r->code != ASN1H_OK) {
         check_error(&err, size);
         r->offset = err.offset;
@@ -122,7 +137,7 @@ int fuzz_one(const uint8_t *data, size_t size, unsigned flags, fuzz_result *r)
         return 0;
     }
     asn1h_arena_init(&second, second_memory.bytes, sizeof second_memory.bytes, 0);
-    if (asn1h_decode(&FUZZ_TYPE, again, encoding, len, &second, &der, &consumed2, &err) != ASN1H_OK) {
+    if (DECODE(again, encoding, len, &second, &der, &consumed2, &err) != ASN1H_OK) {
         char text[512];
         asn1h_error_format(&err, text, sizeof text);
         fprintf(stderr, "harness: own DER refused at %lu: %s\n", (unsigned long)err.offset, text);
@@ -151,13 +166,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_result r;
+    int was_der;
     /* BER first; when the input is DER, strict mode must agree */
     fuzz_one(data, size, 0, &r);
-    if (r.code == ASN1H_OK) {
-        int was_der = r.consumed == r.der_len && memcmp(data, r.der, r.der_len) == 0;
+    was_der = r.code == ASN1H_OK && r.consumed == r.der_len
+        && memcmp(data, r.der, r.der_len) == 0;
+    free(r.der);
+    if (r.code == ASN1H_OK && STRICT) {
         fuzz_result strict;
-        free(r.der);
-        fuzz_one(data, size, ASN1H_DER, &strict);
+        fuzz_one(data, size, STRICT, &strict);
         if (was_der && strict.code != ASN1H_OK)
             violation("strict DER refused a canonical encoding", &strict);
         free(strict.der);

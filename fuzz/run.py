@@ -4,7 +4,8 @@
                        [--out DIR] [TARGET...]
 
 Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
-  round-trip     one per example PDU (personnel, blackwell, x400, x509): harness.c around
+  round-trip     one per example PDU (personnel, blackwell, x400, x509), and one per PER
+                 example (cam and rrc in UPER, s1ap and ngap in APER): harness.c around
                  the generated code in the given mode; every decoded value must print,
                  re-encode and decode again to the same value.
   differential   one per example and shared-spec PDU (and ldap, snmp, kerberos):
@@ -103,7 +104,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=targets.REPO / "build" / "fuzz",
                         help="builds, corpora and crash inputs (default: build/fuzz)")
     args = parser.parse_args(argv)
-    known = {"round-trip": targets.FUZZ_TARGETS, "differential": targets.DIFFERENTIAL_TARGETS}
+    known = {"round-trip": targets.FUZZ_TARGETS + targets.PER_TARGETS,
+             "differential": targets.DIFFERENTIAL_TARGETS}
     kinds = KINDS if args.kind == "both" else (args.kind,)
     unknown = [t for t in args.targets if not any(t in known[k] for k in kinds)]
     if unknown:

@@ -110,6 +110,24 @@ class Target:
     specs: Callable[[], List[Path]]
     pdu: str                                    # Module.Type
     seeds: Callable[[], List[bytes]]
+    rules: str = "ber"                          # the input's encoding: ber, uper or aper
+
+
+def _folder(name: str) -> Callable[[], List[Path]]:
+    return lambda: sorted((SPECS / name).glob("*.asn"))
+
+
+# PER seeds: messages pycrate and asn1tools agree on (tests/test_per.py)
+CAM_SEEDS = [
+    "00000000000000000006b49d200d693a40000000000030d4000000000000004000028003a9804fffc0",
+    "0107000002dc007f03b6b49db16d691a403ffe0fe10230cc5880",
+    "c8810000000104876cc508e9380d691a4021e02cc5dcf7dc50814b007f",
+]
+RRC_SEEDS = ["00", "ac", "42"]
+S1AP_SEEDS = ["0011002e000004003b00090045f6424012345670003c400a0380656e622d3030303100400007"
+              "000006c045f6420089400140"]
+NGAP_SEEDS = ["00150031000004001b00090000f1105000000001005240070200676e622d310066000d000000"
+              "00010000f110000000080015400140"]
 
 
 TARGETS = {
@@ -136,10 +154,20 @@ TARGETS = {
                _certificate_seeds),
         Target("cms", _rfc5912_specs, "CryptographicMessageSyntax-2009.ContentInfo",
                _cms_seeds),
+        # PER: unaligned for ITS and RRC, aligned for the 3GPP application protocols
+        Target("cam", _folder("ETSI_ITS_CAM"), "CAM-PDU-Descriptions.CAM", _hex(CAM_SEEDS),
+               "uper"),
+        Target("rrc", _folder("3GPP_LTE_RRC_36331_r14"), "EUTRA-RRC-Definitions.UL-DCCH-Message",
+               _hex(RRC_SEEDS), "uper"),
+        Target("s1ap", _folder("3GPP_S1AP_36413_r14"), "S1AP-PDU-Descriptions.S1AP-PDU",
+               _hex(S1AP_SEEDS), "aper"),
+        Target("ngap", _folder("3GPP_NGAP_38413_r17"), "NGAP-PDU-Descriptions.NGAP-PDU",
+               _hex(NGAP_SEEDS), "aper"),
     )
 }
-# The round-trip fuzz targets: one per example PDU.
+# The round-trip fuzz targets: one per example PDU, and one per PER example.
 FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
+PER_TARGETS = ("cam", "rrc", "s1ap", "ngap")
 # The differential targets: the examples and the shared specifications' protocols.
 DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos",
                         "pkix2009", "cms")
@@ -249,6 +277,8 @@ def build(target: Target, mode: str, out: Path, *, libfuzzer: bool = False,
                                                     compile_flags=compile_flags,
                                                     generate_options=generate_options)
     defines = [f"-DFUZZ_TYPE={symbol}", '-DFUZZ_HEADER="spec.h"']
+    if target.rules != "ber":
+        defines.append(f"-DFUZZ_PER=ASN1H_{target.rules.upper()}")
     if libfuzzer:
         defines.append("-DFUZZ_LIBFUZZER")
     mains = [FUZZ / "harness.c"] + ([] if libfuzzer else [FUZZ / "replay.c"])

@@ -316,6 +316,30 @@ typedef struct asn1h_routines {
     asn1h_encode_fn *encode;
 } asn1h_routines;
 
+/* A constraint checked at run time (asn1h_check.c): `values` intervals of INTEGER values,
+ * then `sizes` intervals of sizes, then `chars` intervals of permitted characters, as
+ * pairs {lowest, highest} of spec->bounds from pair `first` on.  INT64_MIN and INT64_MAX
+ * stand for MIN and MAX.  A type's record is spec->constraints[extra - 1], for INTEGER,
+ * BIT STRING, BYTES (not CONTAINING an open type), SEQUENCE OF and SET OF; extra 0: none. */
+typedef struct asn1h_constraint {
+    uint16_t first;
+    uint8_t values, sizes, chars;
+    uint8_t per;                    /* ASN1H_PER_*: the PER-visible constraint (X.691 8.3) */
+    uint16_t per_first;             /* its pairs in spec->bounds: {lb, ub} of the values
+                                       (with ASN1H_PER_LB or _UB), {lb, ub} of the sizes
+                                       (with ASN1H_PER_SIZE), then per_chars intervals of
+                                       permitted characters (with ASN1H_PER_CHARS) */
+    uint16_t per_chars;
+} asn1h_constraint;
+
+#define ASN1H_PER_LB        0x01u   /* values: a lower bound */
+#define ASN1H_PER_UB        0x02u   /* values: an upper bound */
+#define ASN1H_PER_VALUE_EXT 0x04u   /* values: extensible (a bit says "in the root") */
+#define ASN1H_PER_SIZE      0x08u   /* sizes: a root (its lb) */
+#define ASN1H_PER_SIZE_UB   0x10u   /* sizes: an upper bound */
+#define ASN1H_PER_SIZE_EXT  0x20u   /* sizes: extensible */
+#define ASN1H_PER_CHARS     0x40u   /* a permitted alphabet */
+
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
 typedef struct asn1h_codecs {
@@ -341,6 +365,8 @@ typedef struct asn1h_codecs {
                                     const void *value);
     int (*unknown_alternative)(const asn1h_dec *d, const asn1h_type *t, unsigned i,
                                uint32_t tag);
+    /* constraints (asn1h_check.c): whether v is a value the type's record permits */
+    int (*satisfies)(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */
@@ -353,6 +379,8 @@ struct asn1h_spec {
     const asn1h_open_entry *open;
     const uint8_t *data;                /* open tables' keys */
     const int64_t *enum_values;         /* of the ENUMERATED types that are not dense */
+    const asn1h_constraint *constraints;/* by asn1h_type.extra - 1 (see asn1h_constraint) */
+    const int64_t *bounds;              /* their intervals */
     const char *strings;                /* the string pool: NUL-terminated names, each at
                                            (offset << name_shift) */
     const uint16_t *type_names;         /* "Module.Type" of each type, in strings; NULL in
@@ -399,6 +427,10 @@ const char *asn1h_type_name(const asn1h_type *t);
 #define ASN1H_DROP_UNKNOWN 0x2u     /* leave unknown extension additions of SEQUENCE and SET
                                        out of the value (`unknown_` stays empty); they are
                                        still checked to be well formed */
+#define ASN1H_SKIP_CONSTRAINTS 0x4u /* accept values outside their types' constraints
+                                       (ranges, SIZE, FROM), which decoding otherwise
+                                       refuses with ASN1H_ERR_CONSTRAINT.  Encoding always
+                                       checks: it never writes such a value */
 
 typedef struct asn1h_profile asn1h_profile;
 
@@ -438,6 +470,19 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
 /* Encodes *value in DER into buf[0..cap).  On success the encoding is buf[0..*len). */
 asn1h_code asn1h_encode(const asn1h_type *type, const void *value, uint8_t *buf, size_t cap,
                         size_t *len, asn1h_error *err);
+
+/* The Packed Encoding Rules (X.691, asn1h_per.c): unaligned (UPER) or aligned (APER),
+ * canonical.  Decoding reads one complete encoding (whole octets, *consumed of them);
+ * encoding writes one into buf[0..cap).  The values, flags and errors are those of BER;
+ * an error's offset is the octet where the failing value starts. */
+#define ASN1H_UPER 0u
+#define ASN1H_APER 1u
+asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *buf,
+                            size_t len, unsigned variant, asn1h_arena *arena,
+                            const asn1h_decode_opts *opts, size_t *consumed,
+                            asn1h_error *err);
+asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
+                            uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
 
 /* Whether two values of `type` are equal (as abstract values: DEFAULT handling, INTEGER
  * representations and BIT STRING trailing bits are taken into account). */

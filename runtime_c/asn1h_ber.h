@@ -122,6 +122,51 @@ static inline const asn1h_routines *asn1h_routines_of(const asn1h_spec *spec,
     return (t->flags & ASN1H_T_COMPILED) ? &spec->routines[t->aux - 1] : NULL;
 }
 
+/* Whether t has a constraint record to check (asn1h_constraint): `extra` holds its index
+ * plus 1 for the kinds that can have one. */
+static inline int asn1h_constrained(const asn1h_type *t)
+{
+    return t->extra && (t->kind == ASN1H_INTEGER || t->kind == ASN1H_BIT_STRING
+                        || t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF
+                        || (t->kind == ASN1H_BYTES && !(t->flags & ASN1H_T_CONTAINING)));
+}
+
+/* The characters of a UTF8String: its octets that do not continue a character. */
+static inline size_t asn1h_utf8_length(const uint8_t *p, const uint8_t *end)
+{
+    size_t n = 0;
+    for (; p < end; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+/* Whether a size lies in [low, high]: for counts worth evaluating once. */
+static inline int asn1h_size_within(size_t n, uint64_t low, uint64_t high)
+{
+    return n >= low && n <= high;
+}
+
+int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+
+/* Whether v satisfies the constraint record of t (asn1h_constrained(t) holds).  The usual
+ * constraint, one SIZE interval of a list or of a string of one octet per character, is
+ * checked here; the others by asn1h_check.c, through spec->codecs. */
+static inline int asn1h_check(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+    if (c->sizes == 1 && !c->chars && (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF
+                                       || (t->kind == ASN1H_BYTES && t->aux != 12
+                                           && t->aux != 28 && t->aux != 30))) {
+        const int64_t *b = spec->bounds + 2 * (size_t)c->first;
+        size_t n;
+        memcpy(&n, (const uint8_t *)v + sizeof(void *), sizeof n);  /* len, count */
+        return (uint64_t)n >= (uint64_t)b[0] && (uint64_t)n <= (uint64_t)b[1];
+    }
+    if (!c->values && !c->sizes && !c->chars)       /* only what PER encodes */
+        return 1;
+    return !spec->codecs->satisfies || spec->codecs->satisfies(spec, t, v);
+}
+
 /* The DEFAULT value of member m (NULL: all zero, or m has none). */
 const asn1h_default *asn1h_default_of(const asn1h_spec *spec, const asn1h_member *m);
 

@@ -832,6 +832,20 @@ const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *t, const ui
     return decode_contents(d, t, p, end, form, v);
 }
 
+/* A decoded value of a constrained type (asn1h_check.c): refused unless it satisfies
+ * the constraint, or the caller asked for none to be checked. */
+ASN1H_NOINLINE static const uint8_t *check_decoded(asn1h_dec *d, const asn1h_type *t,
+                                                   const uint8_t *at, const uint8_t *q,
+                                                   const void *v)
+{
+    if (!q || (d->flags & ASN1H_SKIP_CONSTRAINTS) || !asn1h_constrained(t)
+        || asn1h_check(d->spec, t, v))
+        return q;
+    return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, at);
+}
+
+/* The kinds that may have a constraint record test `extra` first, so that the others
+ * stay tail calls. */
 const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                         const uint8_t *end, unsigned form, void *v)
 {
@@ -840,14 +854,21 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
     case ASN1H_BOOLEAN:
         return dec_boolean(d, p, end, form, (bool *)v);
     case ASN1H_INTEGER:
+        if (ASN1H_UNLIKELY(t->extra))
+            return check_decoded(d, t, p, dec_integer(d, t, p, end, form, v), v);
         return dec_integer(d, t, p, end, form, v);
     case ASN1H_ENUMERATED:
         return dec_enumerated(d, t, p, end, form, v);
     case ASN1H_REAL:
         return dec_real(d, p, end, form, (double *)v);
     case ASN1H_BIT_STRING:
+        if (ASN1H_UNLIKELY(t->extra))
+            return check_decoded(d, t, p, dec_bits(d, t, p, end, form, (asn1h_bits *)v), v);
         return dec_bits(d, t, p, end, form, (asn1h_bits *)v);
     case ASN1H_BYTES:
+        if (ASN1H_UNLIKELY(t->extra))
+            return check_decoded(d, t, p, dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v),
+                                 v);
         return dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v);
     case ASN1H_NULL:
         return dec_null(d, p, end, form);
@@ -857,6 +878,8 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
         return dec_set(d, t, p, end, form, v);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
+        if (ASN1H_UNLIKELY(t->extra))
+            return check_decoded(d, t, p, dec_sequence_of(d, t, p, end, form, v), v);
         return dec_sequence_of(d, t, p, end, form, v);
     case ASN1H_CHOICE:
         return dec_choice(d, t, p, end, v);

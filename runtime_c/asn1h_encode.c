@@ -327,6 +327,13 @@ ASN1H_NOINLINE static uint8_t *enc_time(asn1h_enc *e, const asn1h_type *t, uint8
 }
 
 
+/* Whether a value of a type with a constraint record falls outside it. */
+ASN1H_NOINLINE static int refused(const asn1h_enc *e, const asn1h_type *t, const void *v)
+{
+    return !asn1h_check(e->spec, t, v);
+}
+
+/* The kinds that may have a constraint record (asn1h_constrained) test `extra` first. */
 uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     switch ((asn1h_kind)t->kind) {
@@ -335,13 +342,20 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         *--p = *(const bool *)v ? 0xFF : 0x00;
         return p;
     case ASN1H_INTEGER:
+        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
+            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
+        return asn1h_enc_int(e, t, p, v);
     case ASN1H_ENUMERATED:
         return asn1h_enc_int(e, t, p, v);
     case ASN1H_REAL:
         return enc_real(e, p, (const double *)v);
     case ASN1H_BIT_STRING:
+        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
+            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return enc_bits(e, t, p, (const asn1h_bits *)v);
     case ASN1H_BYTES:
+        if (ASN1H_UNLIKELY(t->extra) && asn1h_constrained(t) && refused(e, t, v))
+            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         if (t->aux == 23 || t->aux == 24)
             return enc_time(e, t, p, (const asn1h_bytes *)v);
         return asn1h_put_raw(e, p, ((const asn1h_bytes *)v)->buf, ((const asn1h_bytes *)v)->len);
@@ -357,6 +371,8 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
     }
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
+        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
+            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return enc_array(e, t, p, v);
     case ASN1H_CHOICE: {
         const asn1h_member *members = e->spec->members + t->first;

@@ -235,6 +235,11 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
 
 /* ---- Profiles ------------------------------------------------------------------------ */
 
+static const char *profile_name(const asn1h_spec *spec, size_t i)
+{
+    return spec->profile_strings + ((size_t)spec->profile_names[i] << spec->profile_shift);
+}
+
 int asn1h_profile_write(FILE *out, const asn1h_profile *profile)
 {
     const asn1h_spec *spec = profile->spec;
@@ -245,11 +250,24 @@ int asn1h_profile_write(FILE *out, const asn1h_profile *profile)
     fprintf(out, "{\"spec_hash\": \"%s\", \"messages\": %llu, \"counters\": {",
             spec->spec_hash, (unsigned long long)profile->messages);
     for (i = 0; i < spec->ntypes; i++) {
+        const char *name = profile_name(spec, i);
+        unsigned long long values = 0, items = 0;
+        size_t j;
         if (!profile->values[i] && !profile->items[i])
             continue;
-        fprintf(out, "%s\n  \"%s\": [%llu, %llu]", first ? "" : ",",
-                spec->profile_strings + ((size_t)spec->profile_names[i] << spec->profile_shift),
-                (unsigned long long)profile->values[i], (unsigned long long)profile->items[i]);
+        for (j = 0; j < i; j++)             /* counted with an earlier entry of its name */
+            if ((profile->values[j] || profile->items[j]) && !strcmp(profile_name(spec, j), name))
+                break;
+        if (j < i)
+            continue;
+        /* entries of one name (anonymous types of one built-in, constrained differently)
+         * count together */
+        for (j = i; j < spec->ntypes; j++)
+            if (!strcmp(profile_name(spec, j), name)) {
+                values += profile->values[j];
+                items += profile->items[j];
+            }
+        fprintf(out, "%s\n  \"%s\": [%llu, %llu]", first ? "" : ",", name, values, items);
         first = 0;
     }
     fprintf(out, "\n}}\n");

@@ -168,8 +168,8 @@ def corpus(name: str) -> list[tuple[str, bytes]]:
 CASES = {"mozilla": PDUS[0], "pkits": PDUS[0], "pkits-crls": PDUS[1]}
 
 
-def run(build, type_id, messages, output):
-    result = build.run("-p", type_id, "-o", output, "-",
+def run(build, type_id, messages, output, *options):
+    result = build.run("-p", type_id, "-o", output, *options, "-",
                        input=b"".join(d for _, d in messages), check=False)
     assert result.returncode == 0, result.stderr.decode(errors="replace")
     return result.stdout
@@ -210,7 +210,10 @@ def test_open_types_show_their_decoded_values(rfc5912, rfc5280_reference, name):
     messages = corpus(name)
     pdu = CASES[name]
     reference_pdu = "PKIX1Explicit88." + pdu.split(".")[1]
-    lines = {mode: run(b, pdu, messages, "jer").decode().split("\n")
+    # PKITS breaks constraints on purpose (test 19: an explicitText of more than the 200
+    # characters DisplayText allows, which RFC 5280 asks relying parties to take): here the
+    # open types are the point, so constraints are not checked
+    lines = {mode: run(b, pdu, messages, "jer", "--skip-constraints").decode().split("\n")
              for mode, b in builds.items()}
     assert lines["interpreted"] == lines["certificates-compiled"] == lines["hybrid"]
     resolved = {"names": 0, "parameters": 0, "extensions": 0}
@@ -263,6 +266,23 @@ def test_open_types_show_their_decoded_values(rfc5912, rfc5280_reference, name):
     assert resolved["extensions"] > len(messages)
     if pdu == PDUS[0]:          # (PKITS signs its CRLs with algorithms outside the table)
         assert resolved["parameters"] > len(messages) // 2
+
+
+def test_a_value_outside_its_constraint_stays_raw_in_its_open_type(rfc5912):
+    """Checked, PKITS test 19's certificate policy (an explicitText of 231 characters where
+    DisplayText allows 200) is refused as a value of its type: the extension keeps its
+    octets, and the rest of the certificate decodes."""
+    _, builds = rfc5912
+    messages = [(n, d) for n, d in corpus("pkits") if n == "UserNoticeQualifierTest19EE.crt"]
+    assert messages
+    for mode, build in builds.items():
+        checked = json.loads(run(build, CASES["pkits"], messages, "jer"))
+        lax = json.loads(run(build, CASES["pkits"], messages, "jer", "--skip-constraints"))
+        policies = [e for e in checked["toBeSigned"]["extensions"]
+                    if e["extnID"] == "2.5.29.32"]
+        assert isinstance(policies[0]["extnValue"], str), mode           # raw, as hex
+        assert [e for e in lax["toBeSigned"]["extensions"]
+                if e["extnID"] == "2.5.29.32"][0]["extnValue"][0]["policyQualifiers"], mode
 
 
 def extensions_of(ours: dict, theirs: dict):

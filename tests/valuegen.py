@@ -108,6 +108,25 @@ class ValueStrategies:
                     changed = True
         return height
 
+    def intervals(self, node_id: str, aspect: str) -> Optional[list[tuple]]:
+        """The exact set a constraint allows ("values" or "sizes": intervals, None bounds
+        unbounded) when it is more than one interval, as in SIZE (2 | 5); else None."""
+        tree = self.graph[node_id].constraints.tree
+        found = getattr(getattr(tree, "root", None), aspect, None)
+        if found is None or len(found.ranges) < 2 or \
+                not all(isinstance(b, int) or b is None for r in found.ranges for b in r):
+            return None
+        return list(found.ranges)
+
+    def sizes(self, node_id: str, size: Optional[Range], cap: int) -> st.SearchStrategy:
+        """The sizes (lengths, element counts) to draw values of node_id with."""
+        exact = self.intervals(node_id, "sizes")
+        if exact is None:
+            low, high = self._size_bounds(size, cap)
+            return st.integers(low, high)
+        return st.one_of([st.integers(lo or 0, min(hi, (lo or 0) + cap) if hi is not None
+                                      else (lo or 0) + cap) for lo, hi in exact])
+
     def of(self, node_id: str, depth: int = 0) -> st.SearchStrategy:
         depth = min(depth, self.max_depth)
         key = (node_id, depth)
@@ -123,6 +142,9 @@ class ValueStrategies:
         if kind == Kind.BOOLEAN:
             return st.booleans()
         if kind == Kind.INTEGER:
+            exact = self.intervals(node_id, "values")
+            if exact is not None:
+                return st.one_of([self._integers(Range(lo, hi)) for lo, hi in exact])
             return self._integers(c.value)
         if kind == Kind.ENUMERATED:
             return st.sampled_from(sorted(target.named_numbers))
@@ -131,19 +153,34 @@ class ValueStrategies:
         if kind == Kind.NULL:
             return st.none()
         if kind == Kind.BIT_STRING:
-            return self._bits(c.size)
+            return self._bits(self.sizes(node_id, c.size, 40), c.size)
         if kind == Kind.BYTES:
-            return self._bytes(target, c)
+            return self._bytes(target, c, self.sizes(node_id, c.size, MAX_STRING))
         if kind == Kind.OPEN:
             return open_values()
         if kind in (Kind.SEQUENCE, Kind.SET):
             required, optional = {}, {}
+            groups: dict[int, list[Component]] = {}
             for comp in target.components:
-                if comp.present_always:
+                if comp.group is not None:
+                    groups.setdefault(comp.group, []).append(comp)
+                elif comp.present_always:
                     required[comp.name] = self.of(comp.type, depth + 1)
                 elif not minimal:
                     optional[comp.name] = self.of(comp.type, depth + 1)
-            return st.fixed_dictionaries(required, optional=optional)
+            plain = st.fixed_dictionaries(required, optional=optional)
+            if minimal or not groups:
+                return plain
+            # an extension addition group ([[ ]]) is there whole or not at all: its
+            # mandatory components with it
+            parts = [st.one_of(st.just({}), st.fixed_dictionaries(
+                {c.name: self.of(c.type, depth + 1) for c in members
+                 if not (c.optional or c.has_default)},
+                optional={c.name: self.of(c.type, depth + 1) for c in members
+                          if c.optional or c.has_default}))
+                for members in groups.values()]
+            return st.tuples(plain, *parts).map(
+                lambda dicts: {k: v for d in dicts for k, v in d.items()})
         if kind == Kind.CHOICE:
             alternatives = [a for a in target.components
                             if a.name not in self.avoid.get(target.id, ())]
@@ -153,11 +190,14 @@ class ValueStrategies:
             return st.one_of([self.of(a.type, depth + 1).map(lambda v, n=a.name: (n, v))
                               for a in alternatives])
         if kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
-            low, high = self._size_bounds(c.size, MAX_ITEMS)
+            element = self.of(target.element.type, depth + 1)
             if minimal:
-                high = low
-            return st.lists(self.of(target.element.type, depth + 1), min_size=low,
-                            max_size=high)
+                low = self._size_bounds(c.size, MAX_ITEMS)[0]
+                exact = self.intervals(node_id, "sizes")
+                low = exact[0][0] or 0 if exact else low
+                return st.lists(element, min_size=low, max_size=low)
+            return self.sizes(node_id, c.size, MAX_ITEMS).flatmap(
+                lambda n: st.lists(element, min_size=n, max_size=n))
         raise ValueError(f"no strategy for {node_id} ({kind})")
 
     @staticmethod
@@ -175,18 +215,18 @@ class ValueStrategies:
                  and (lower is None or x >= lower) and (upper is None or x <= upper)]
         return st.one_of(st.integers(lower, upper), st.sampled_from(sorted(set(edges))))
 
-    def _bits(self, size: Optional[Range]) -> st.SearchStrategy:
-        low, high = self._size_bounds(size, 40)
+    def _bits(self, sizes: st.SearchStrategy, size: Optional[Range]) -> st.SearchStrategy:
+        high = self._size_bounds(size, 40)[1]
 
         def make(nbits: int, data: bytes) -> tuple[bytes, int]:
             data = bytearray(data[:(nbits + 7) // 8])
             if nbits % 8:                          # unused bits are zero
                 data[-1] &= 0xFF << (8 - nbits % 8) & 0xFF
             return bytes(data), nbits
-        return st.builds(make, st.integers(low, high), st.binary(min_size=high // 8 + 1,
-                                                                 max_size=high // 8 + 1))
+        return st.builds(make, sizes, st.binary(min_size=high // 8 + 1,
+                                                max_size=high // 8 + 1))
 
-    def _bytes(self, node: Node, c: Constraints) -> st.SearchStrategy:
+    def _bytes(self, node: Node, c: Constraints, sizes: st.SearchStrategy) -> st.SearchStrategy:
         builtin = node.builtin
         if builtin == "OBJECT IDENTIFIER":
             return object_identifiers()
@@ -204,9 +244,8 @@ class ValueStrategies:
             return st.datetimes(datetime.datetime(1900, 1, 1),
                                 timezones=st.just(datetime.timezone.utc)).map(
                 lambda d: d.replace(second=max(d.second, 1)))
-        low, high = self._size_bounds(c.size, MAX_STRING)
         if builtin == "OCTET STRING":
-            return st.binary(min_size=low, max_size=high)
+            return sizes.flatmap(lambda n: st.binary(min_size=n, max_size=n))
         if c.alphabet:
             chars = st.sampled_from(sorted(c.alphabet))
         elif builtin in ALPHABETS:
@@ -215,7 +254,7 @@ class ValueStrategies:
             chars = BMP
         else:                                      # UTF8String, UniversalString
             chars = UTF8
-        return st.text(chars, min_size=low, max_size=high)
+        return sizes.flatmap(lambda n: st.text(chars, min_size=n, max_size=n))
 
 
 def arcs() -> st.SearchStrategy:

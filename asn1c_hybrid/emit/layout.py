@@ -10,12 +10,14 @@ Decisions made here (docs/runtime.md explains them):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, Tag, TagClass, TypeGraph,
                          strongly_connected_components)
+from .constraints import (PerVisible, RuntimeCheck, interval_test, intervals_test,
+                          per_visible, runtime_check, size_expression, size_test)
 from .naming import CNames, c_identifier
 from ..contents import integer, object_identifier
 from .values import ValueWriter
@@ -99,6 +101,13 @@ class MemberLayout:
     int_range: tuple[int, int] = (0, 0)
     wrapper_octet: Optional[int] = None   # a tagged CHOICE's one-octet explicit wrapper
     takes_unknown: bool = False         # an untagged extensible CHOICE: takes unknown tags
+    addition: int = 0                   # an extension addition: its number (X.680 25)
+    group: Optional[int] = None         # its extension addition group ([[ ]]), if any
+    # its type's constraint, as the fast paths check it (emit/constraints.py): a C condition
+    # on the decoded contents [c, ce) or number x, and one on the value `{acc}` to encode;
+    # when it fails, the interpreter's member routine checks it and reports the error
+    decode_test: str = ""
+    encode_test: str = ""
     # set by the tables (emit/tables.py)
     desc_index: int = 0                 # the index of its type's entry (profiles)
     slot: int = 0                       # its place in its parent's member table
@@ -162,6 +171,8 @@ class TypeLayout:
     open_entries: list[tuple[bytes, str]] = field(default_factory=list)  # key, node id
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
+    check: Optional[RuntimeCheck] = None  # the constraint checked at run time
+    per: Optional[PerVisible] = None      # the constraint PER encodes
     # set by the tables (emit/tables.py)
     table_index: int = 0          # its entry in the spec's type array
     ref: str = ""                 # C: the entry, `spec.types[k]`
@@ -177,6 +188,13 @@ class TypeLayout:
     @property
     def has_presence(self) -> bool:
         return self.present_bytes > 0
+
+    @property
+    def size_test(self) -> str:
+        """A list's SIZE constraint as a C condition on its element count `{acc}`."""
+        if self.check is None or not self.check.sizes:
+            return "1"
+        return intervals_test("{acc}", self.check.sizes, unsigned=True)
 
 
 @dataclass
@@ -295,7 +313,7 @@ class _Builder:
             return None
         storage = integer_storage(node)[0] if node.kind == Kind.INTEGER else ""
         return (node.kind, node.builtin, node.tags, storage, bool(node.named_bits),
-                self._fixed_size(node))
+                self._fixed_size(node), self._check(node), self._per(node))
 
     def _shared_name(self, node: Node, key: tuple, shared: dict) -> str:
         base = f"{self.prefix}{c_identifier(node.builtin)}"
@@ -308,6 +326,8 @@ class _Builder:
             base += "_named"
         if key[5]:
             base += "_fixed"
+        if key[6] or key[7]:
+            base += "_constrained"
         name, n = f"{base}_type", 2
         taken = {t.desc for t in shared.values()}
         while name in taken:
@@ -409,16 +429,39 @@ class _Builder:
             layout.storage = integer_storage(target)[0]
         if target.kind == Kind.ENUMERATED and node.alias_of is None:
             items = list(target.named_numbers.items())     # an alias uses its target's
-            layout.enum_items = items
-            layout.enum_root = len(items) - len(target.enum_extension or [])
+            root = len(items) - len(target.enum_extension or [])
+            # the root by value: PER numbers its items so (X.691 14.1)
+            layout.enum_items = sorted(items[:root], key=lambda item: item[1]) + items[root:]
+            layout.enum_root = root
         if target.kind == Kind.BYTES:
             layout.universal = UNIVERSAL_TAGS.get(target.builtin, 4)
+        layout.check = self._check(node)
+        layout.per = self._per(node)
         owner = target
         if self.owns_struct(owner):
-            layout.compiled = owner.id in self.compiled
+            # an alias constrained otherwise than its owner cannot use the owner's routines,
+            # which check the owner's constraint: the interpreter checks its own
+            layout.compiled = owner.id in self.compiled and layout.check == self._check(owner)
             layout.decoder = self.names.decoder(owner.id)
             layout.encoder = self.names.encoder(owner.id)
         return layout
+
+    def _check(self, node: Node) -> Optional[RuntimeCheck]:
+        if self._containing(node):
+            return None                 # its `extra` names the key member
+        target = self.graph.target(node.id)
+        check = runtime_check(node, target)
+        if check and check.values and target.kind == Kind.INTEGER:
+            storage = integer_storage(target)[0]
+            if any(check.values == ((low, high),) for name, _, low, high
+                   in _UNSIGNED + _SIGNED if name == storage):
+                check = replace(check, values=())   # INTEGER (0..255): its C type says it
+        return check or None
+
+    def _per(self, node: Node) -> Optional[PerVisible]:
+        if self._containing(node):
+            return None
+        return per_visible(node, self.graph.target(node.id))
 
     def _open_info(self, layout: TypeLayout, rule, node_id: str) -> None:
         """The table of an open type (or of the OCTET STRING containing one) whose key is a
@@ -512,6 +555,8 @@ class _Builder:
                     "error", f"{owner.id}.{comp.name} has more than {MAX_TAGS} tags",
                     comp.location)])
             self._member_tagging(m, comp)
+            m.group = comp.group
+            m.addition = comp.extension or 0
             if comp.optional:
                 m.flags.append("ASN1H_M_OPTIONAL")
             if comp.has_default:
@@ -572,6 +617,9 @@ class _Builder:
         m.takes_unknown = not m.tags and t.kind == Kind.CHOICE and t.extensible
         m.child_decoder = self.names.decoder(t.id) if t.id in self.compiled and \
             self.owns_struct(t) else None
+        check = self.types[m.node_id].check
+        if check != self._check(t):     # an alias with a constraint of its own
+            m.child_decoder = None
         m.child_encoder = self.names.encoder(t.id) if m.child_decoder else None
         if m.pointer:
             return
@@ -611,6 +659,45 @@ class _Builder:
             m.strategy = "bits"
         elif t.kind in _CONSTRUCTED_FORM:
             m.strategy = "struct"
+        if check:
+            self._fast_checks(m, check)
+
+    def _fast_checks(self, m: MemberLayout, check: RuntimeCheck) -> None:
+        """The inline conditions under which a constrained member's fast path may run: a
+        constraint of one interval, counted without the runtime.  Anything else takes the
+        interpreter's member routine."""
+        t = m.target
+        if m.strategy == "bytes":
+            size = size_expression(t.builtin, "c", "ce")
+            if check.chars or check.single_size is None or size is None:
+                m.strategy = "generic"
+                return
+            low, high = check.single_size
+            m.decode_test = size_test(size, low, high)
+            m.encode_test = size_test(
+                size_expression(t.builtin, "{acc}.buf", "{acc}.buf + {acc}.len"), low, high)
+        elif m.strategy in ("int_native", "int_big"):
+            if check.single_value is None:
+                m.strategy = "generic"
+                return
+            low, high = check.single_value
+            if m.strategy == "int_native":
+                floor, ceiling = m.int_range           # the C type's own range
+                m.int_range = (max(low, floor), min(high, ceiling))
+                literal = "UINT64_C({})" if m.storage.startswith("ASN1H_INT_U") \
+                    else "INT64_C({})"
+                parts = []
+                if m.int_range[0] > floor:
+                    parts.append("{acc} >= " + literal.format(m.int_range[0]))
+                if m.int_range[1] < ceiling:
+                    parts.append("{acc} <= " + literal.format(m.int_range[1]))
+                m.encode_test = " && ".join(parts)
+            else:
+                m.decode_test = interval_test("x", check.single_value)
+                m.encode_test = "!{acc}.big && " + interval_test("{acc}.v", check.single_value)
+        elif m.strategy == "bits" and check.sizes:
+            m.decode_test = intervals_test("(uint64_t)(ce - c - 1) * 8u", check.sizes,
+                                           unsigned=True)
 
 
 def _der_order(graph: TypeGraph, node: Node) -> list[int]:

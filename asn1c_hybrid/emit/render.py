@@ -9,20 +9,11 @@ from ..typegraph import Kind
 from .layout import Layout, integer_storage
 from .naming import c_identifier
 from .tables import build_tables
-from .values import c_bytes
+from .values import c_bytes, c_int
 
 
 def _hex(value: int) -> str:
     return f"0x{value:02X}"
-
-
-def _c_int(value: int) -> str:
-    """An integer literal valid for any value of int64_t."""
-    if value == -(2**63):
-        return "INT64_MIN"
-    if -(2**31) < value < 2**31:
-        return str(value)
-    return f"INT64_C({value})"
 
 
 def environment() -> jinja2.Environment:
@@ -31,7 +22,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined, autoescape=False)
     env.filters["hex"] = _hex
-    env.filters["c_int"] = _c_int
+    env.filters["c_int"] = c_int
     env.filters["c_bytes"] = c_bytes
     return env
 
@@ -115,7 +106,7 @@ def render(layout: Layout, name: str, prefix: str = "",
         "tables": tables,
         "strings": _pool_rows(tables.string_rows),
         "profile_strings": _pool_rows(tables.profile_rows),
-        "enum_values": [_c_int(v) for v in tables.enum_values],
+        "enum_values": [c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,
         "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None],
         "compiled_names": [t.node.id for t in descriptors

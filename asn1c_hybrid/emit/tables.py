@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import Tag
+from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck
 from .layout import Layout, MemberLayout, TypeLayout
 
 MAX_INDEX = 0xFFFF
@@ -92,8 +93,14 @@ class Tables:
     profile_names: list = field(default_factory=list)               # every type's id
     profile_shift: int = 0
     profile_rows: list[bytes] = field(default_factory=list)
+    constraints: list[tuple[int, ...]] = field(default_factory=list)
+    # asn1h_constraint records: first pair in `bounds`, how many value, size and character
+    # intervals follow; the PER flags, first pair and character intervals; `bounds` holds
+    # the pairs' numbers
+    bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "real", "time",
-    # "received", "extensions", "set_extensions", "choice_extensions" (source.c.j2)
+    # "received", "extensions", "set_extensions", "choice_extensions", "check"
+    # (source.c.j2)
 
 
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
@@ -157,6 +164,7 @@ class _Builder:
         self.profile_pool = _Pool()
         self.defaults = {symbol: (ctype, init) for ctype, symbol, init in layout.defaults}
         self.table_defaults: dict[tuple, list] = {}   # member table key -> DEFAULT symbols
+        self.records: dict[tuple, int] = {}           # (check, per) -> constraint record
 
     def owner(self, t: TypeLayout) -> TypeLayout:
         """The layout owning t's members: itself, or the type an alias names."""
@@ -229,7 +237,7 @@ class _Builder:
             return None
         return (t.kind, tuple(t.flags), t.storage, t.node.tags, tuple(t.enum_items),
                 t.enum_root, tuple(t.open_entries), t.open_key_member, t.node.builtin,
-                t.shared_name, t.universal)
+                t.shared_name, t.universal, t.check, t.per)
 
     # -- member tables -------------------------------------------------------------------
     @staticmethod
@@ -248,13 +256,13 @@ class _Builder:
         if owner.unknown_at is not None:
             # the extension entry: where unknown additions come and where they are kept
             entries.append(MemberEntry(owner.unknown_at, f"offsetof({owner.cname}, unknown_)",
-                                       "0", [], None, self.pool.add("")))
+                                       self.group_list(members), [], None, self.pool.add("")))
         # the same members, defaults and C layout: the same bytes
         key = (tuple((e.type, e.tag, tuple(e.flags), e.bit, e.name,
                       self.defaults.get(m.default) if m.default else None)
                      for e, m in zip(entries, members)),
                tuple((m.ctype, m.pointer) for m in owner.members), owner.present_bytes,
-               owner.kind, owner.unknown_at)
+               owner.kind, owner.unknown_at, tuple(m.group for m in members))
         for slot, m in enumerate(members):
             m.slot = slot
         if key in tables:                   # its defaults are the first table's too
@@ -271,6 +279,19 @@ class _Builder:
                 self.t.defaults.append(Default(first + slot, m.default, m.default_der))
         self.t.members.extend(entries)
         return first
+
+    def group_list(self, members: list[MemberLayout]) -> str:
+        """The extension entry's `tag`: 0, or when additions are grouped ([[ ]]), 1 + the
+        index in the tag pool of {count, then for each extension member: 2 * the number
+        of its addition, plus 1 in a group} (PER encodes a group as one addition)."""
+        codes = [2 * m.addition + (m.group is not None) for m in members
+                 if "ASN1H_M_EXTENSION" in m.flags]
+        if not any(m.group is not None for m in members):
+            return "0"
+        index = len(self.t.tags)
+        self.t.tags.append(str(len(codes)))
+        self.t.tags.extend(str(c) for c in codes)
+        return str(index + 1)
 
     def member_entry(self, m: MemberLayout) -> MemberEntry:
         """The member's `tag` is the outermost tag of its encoding (its own, or its
@@ -343,6 +364,9 @@ class _Builder:
                 self.t.codecs.add("time")
         elif kind == "ASN1H_REAL":
             self.t.codecs.add("real")
+        if t.check or t.per:
+            entry.extra = self.constraint_record(t.check or RuntimeCheck(), t.per) + 1
+            self.t.codecs.add("check")
         if kind == "ASN1H_OPEN" or t.open_entries:
             self.t.codecs.add("received")
         if t.open_entries:
@@ -360,6 +384,35 @@ class _Builder:
                 raise _too_many("octets of table keys")
             self.t.data = bytes(data)
         return entry
+
+    def constraint_record(self, check: RuntimeCheck, per: Optional[PerVisible]) -> int:
+        """The index of the asn1h_constraint record of `check` and `per`, added once."""
+        flags, pairs = per_pairs(per)
+        key = (check, per)
+        if key in self.records:
+            return self.records[key]
+        first = self.bounds_pair(list(check.values) + list(check.sizes) + list(check.chars))
+        per_first = self.bounds_pair(pairs) if pairs else 0
+        if len(self.t.constraints) >= MAX_INDEX:
+            raise _too_many("constraints")
+        self.t.constraints.append((first, len(check.values), len(check.sizes),
+                                   len(check.chars), " | ".join(flags) or "0", per_first,
+                                   len(per.chars) if per else 0))
+        self.records[key] = len(self.t.constraints) - 1
+        return self.records[key]
+
+    def bounds_pair(self, pairs: list) -> int:
+        """The index of the first of `pairs` in spec->bounds, where they follow each other
+        (shared with an earlier record's when they are the same)."""
+        flat = [n for pair in pairs for n in pair]
+        for start in range(0, len(self.t.bounds) - len(flat) + 1, 2):
+            if self.t.bounds[start:start + len(flat)] == flat:
+                return start // 2
+        first = len(self.t.bounds) // 2
+        if first + len(pairs) > MAX_INDEX:
+            raise _too_many("constraint intervals")
+        self.t.bounds.extend(flat)
+        return first
 
     def enum_tables(self, order: list[TypeLayout]) -> dict[tuple, int]:
         """Every ENUMERATED's items, once per list of items: those whose values are not
@@ -382,6 +435,36 @@ class _Builder:
         from the type an alias names when t is one."""
         target = self.layout.types[self.layout.graph.target(t.node.id).id]
         return target.enum_items, target.enum_root
+
+
+def per_pairs(per: Optional[PerVisible]) -> tuple[list[str], list[tuple[int, int]]]:
+    """The ASN1H_PER_* flags of a PER-visible constraint and its pairs of bounds."""
+    flags: list[str] = []
+    pairs: list[tuple[int, int]] = []
+    if not per:
+        return flags, pairs
+    if per.values is not None:
+        lo, hi = per.values
+        if lo is not None:
+            flags.append("ASN1H_PER_LB")
+        if hi is not None:
+            flags.append("ASN1H_PER_UB")
+        if lo is not None or hi is not None:
+            pairs.append((INT64_MIN if lo is None else lo, INT64_MAX if hi is None else hi))
+    if per.value_ext:
+        flags.append("ASN1H_PER_VALUE_EXT")
+    if per.sizes is not None:
+        lo, hi = per.sizes
+        flags.append("ASN1H_PER_SIZE")
+        if hi is not None:
+            flags.append("ASN1H_PER_SIZE_UB")
+        pairs.append((lo, INT64_MAX if hi is None else hi))
+    if per.size_ext:
+        flags.append("ASN1H_PER_SIZE_EXT")
+    if per.chars:
+        flags.append("ASN1H_PER_CHARS")
+        pairs.extend(per.chars)
+    return flags, pairs
 
 
 def build_tables(layout: Layout, spec_symbol: str, members_symbol: str) -> Tables:

@@ -8,6 +8,15 @@ from ..contents import character_string, integer, object_identifier
 from ..typegraph import Kind, Node, TypeGraph
 
 
+def c_int(value: int) -> str:
+    """An integer literal valid for any value of int64_t."""
+    if value == -(2**63):
+        return "INT64_MIN"
+    if -(2**31) < value < 2**31:
+        return str(value)
+    return f"INT64_C({value})"
+
+
 def c_bytes(data: bytes) -> str:
     """A C string literal holding exactly these octets: printable ASCII as it is, the rest
     (and the quote, backslash and question mark: trigraphs) as three-digit octal escapes,

@@ -91,7 +91,8 @@ static const asn1h_codecs codecs = {
     asn1h_dec_real, asn1h_enc_real, asn1h_dec_time, asn1h_put_time,
     asn1h_resolve_open_types, asn1h_put_received,
     /* Record and Alt are extensible */
-    asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative
+    asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative,
+    NULL                                    /* no constraint records */
 };
 
 /* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
@@ -99,7 +100,7 @@ static const asn1h_codecs codecs = {
 
 const T_tables T_spec = {
     {
-        members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, strings,
+        members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, NULL, NULL, strings,
         type_names, member_names, enum_names, "t", NULL, NULL, T_NTYPES, 21, 2, 0, 0
     },
     {

@@ -1,0 +1,99 @@
+/* asn1h_check.c: subtype constraints checked at run time (an optional part: a spec
+ * without checkable constraints does not link it).
+ *
+ * A type's constraint record (asn1h_constraint) lists intervals of spec->bounds: the
+ * permitted INTEGER values, the permitted sizes (characters of a string, bits of a BIT
+ * STRING, elements of a list), and the permitted characters.  The generator writes only
+ * the constraints that are not extensible, over-approximated where the exact set would
+ * not fit these forms (docs/runtime.md, "Constraints"), so a value the specification
+ * allows always passes. */
+#include "asn1h_ber.h"
+
+static int within(const int64_t *pairs, unsigned n, int64_t x)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (x >= pairs[2 * i] && x <= pairs[2 * i + 1])
+            return 1;
+    return 0;
+}
+
+/* A number beyond int64_t passes only an interval unbounded on its side. */
+static int within_beyond(const int64_t *pairs, unsigned n, int negative)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (negative ? pairs[2 * i] == INT64_MIN : pairs[2 * i + 1] == INT64_MAX)
+            return 1;
+    return 0;
+}
+
+static int integer_ok(const asn1h_type *t, const void *v, const int64_t *pairs, unsigned n)
+{
+    unsigned storage = asn1h_storage(t);
+    if (storage == ASN1H_INT_BIG) {
+        const asn1h_int *x = (const asn1h_int *)v;
+        if (x->big)
+            return within_beyond(pairs, n, x->big_len && (x->big[0] & 0x80));
+        return within(pairs, n, x->v);
+    }
+    if (storage == ASN1H_INT_U64 && *(const uint64_t *)v > (uint64_t)INT64_MAX)
+        return within_beyond(pairs, n, 0);
+    return within(pairs, n, asn1h_load_int(storage, v));
+}
+
+/* The character at p of a string of `unit` octets per character (1, 2 or 4). */
+static uint32_t char_at(const uint8_t *p, unsigned unit)
+{
+    uint32_t c = 0;
+    unsigned i;
+    for (i = 0; i < unit; i++)
+        c = c << 8 | p[i];
+    return c;
+}
+
+static int bytes_ok(const asn1h_type *t, const asn1h_bytes *v, const int64_t *sizes,
+                    unsigned nsizes, const int64_t *chars, unsigned nchars)
+{
+    unsigned unit = t->aux == 30 ? 2u : t->aux == 28 ? 4u : 1u;   /* BMP, Universal */
+    size_t i;
+    if (nsizes) {
+        size_t n = v->len / unit;
+        if (t->aux == 12)                   /* UTF8String: characters, not octets */
+            n = asn1h_utf8_length(v->buf, v->buf + v->len);
+        if (v->len % unit || n > (size_t)INT64_MAX || !within(sizes, nsizes, (int64_t)n))
+            return 0;
+    }
+    for (i = 0; nchars && i + unit <= v->len; i += unit)
+        if (!within(chars, nchars, (int64_t)char_at(v->buf + i, unit)))
+            return 0;
+    return 1;
+}
+
+int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+    const int64_t *values = spec->bounds + 2 * (size_t)c->first;
+    const int64_t *sizes = values + 2 * c->values;
+    const int64_t *chars = sizes + 2 * c->sizes;
+    size_t n;
+    void *items;
+
+    switch ((asn1h_kind)t->kind) {
+    case ASN1H_INTEGER:
+        return !c->values || integer_ok(t, v, values, c->values);
+    case ASN1H_BYTES:
+        return bytes_ok(t, (const asn1h_bytes *)v, sizes, c->sizes, chars, c->chars);
+    case ASN1H_BIT_STRING: {
+        const asn1h_bits *b = (const asn1h_bits *)v;
+        n = b->len ? b->len * 8 - (b->unused & 7u) : 0;
+        return !c->sizes || (n <= (size_t)INT64_MAX && within(sizes, c->sizes, (int64_t)n));
+    }
+    case ASN1H_SEQUENCE_OF:
+    case ASN1H_SET_OF:
+        asn1h_array_get(v, &items, &n);
+        return !c->sizes || (n <= (size_t)INT64_MAX && within(sizes, c->sizes, (int64_t)n));
+    default:
+        return 1;
+    }
+}

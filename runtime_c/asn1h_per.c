@@ -1,0 +1,1625 @@
+/* asn1h_per.c: the Packed Encoding Rules (X.691), unaligned and aligned, by the tables.
+ *
+ * The same C values as BER, the same tables: a type's PER-visible constraint is in its
+ * constraint record (asn1h_constraint: `per` flags, the root's bounds, the permitted
+ * characters), ENUMERATED roots are sorted by value, a SEQUENCE's extension entry says
+ * which additions are groups.  Bits go most significant first.  Decoding copies what is
+ * not octet-aligned into the arena; encoding writes forwards into the caller's buffer,
+ * and measures an open type (an extension addition, an unknown alternative) before
+ * writing it, since its length comes first. */
+#include "asn1h_ber.h"
+
+typedef struct per_in {
+    asn1h_dec *d;
+    const uint8_t *buf;
+    size_t pos, end;                /* in bits */
+    unsigned aligned;
+} per_in;
+
+typedef struct per_out {
+    asn1h_enc *e;
+    uint8_t *buf;                   /* NULL: only measure */
+    size_t pos, cap;                /* in bits */
+    unsigned aligned;
+} per_out;
+
+#define FRAGMENT 16384u
+
+/* ---- What the tables say about a type ------------------------------------------------ */
+
+typedef struct per_bounds {
+    unsigned flags;                 /* ASN1H_PER_* */
+    int64_t lb, ub;                 /* values */
+    uint64_t size_lb, size_ub;      /* sizes (size_ub: with ASN1H_PER_SIZE_UB) */
+    const int64_t *chars;           /* permitted characters: intervals */
+    unsigned nchars;
+} per_bounds;
+
+static per_bounds bounds_of(const asn1h_spec *spec, const asn1h_type *t)
+{
+    per_bounds b;
+    memset(&b, 0, sizeof b);
+    if (asn1h_constrained(t)) {
+        const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+        const int64_t *pair = spec->bounds + 2 * (size_t)c->per_first;
+        b.flags = c->per;
+        if (b.flags & (ASN1H_PER_LB | ASN1H_PER_UB)) {
+            b.lb = pair[0];
+            b.ub = pair[1];
+            pair += 2;
+        }
+        if (b.flags & ASN1H_PER_SIZE) {
+            b.size_lb = (uint64_t)pair[0];
+            b.size_ub = (uint64_t)pair[1];
+            pair += 2;
+        }
+        if (b.flags & ASN1H_PER_CHARS) {
+            b.chars = pair;
+            b.nchars = c->per_chars;
+        }
+    }
+    return b;
+}
+
+static unsigned bit_length(uint64_t v)
+{
+    unsigned n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+}
+
+/* The octets that hold v, at least 1. */
+static unsigned octet_length(uint64_t v)
+{
+    return v ? (bit_length(v) + 7) / 8 : 1;
+}
+
+/* ---- Reading bits ---------------------------------------------------------------------- */
+
+static const uint8_t *in_at(const per_in *r)
+{
+    return r->buf + r->pos / 8;
+}
+
+static int in_fail(per_in *r, asn1h_code code)
+{
+    asn1h_fail(r->d, code, in_at(r));
+    return 0;
+}
+
+static int get_bits(per_in *r, unsigned n, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (n > r->end - r->pos)
+        return in_fail(r, ASN1H_ERR_TRUNCATED);
+    while (n) {
+        unsigned bit = (unsigned)(r->pos & 7), take = 8 - bit;
+        uint8_t byte = r->buf[r->pos >> 3];
+        if (take > n)
+            take = n;
+        x = (x << take) | (uint64_t)((byte >> (8 - bit - take)) & ((1u << take) - 1));
+        r->pos += take;
+        n -= take;
+    }
+    *v = x;
+    return 1;
+}
+
+static int get_bit(per_in *r, unsigned *bit)
+{
+    uint64_t v;
+    if (!get_bits(r, 1, &v))
+        return 0;
+    *bit = (unsigned)v;
+    return 1;
+}
+
+static int in_align(per_in *r)
+{
+    if (r->aligned) {
+        size_t to = (r->pos + 7) & ~(size_t)7;
+        if (to > r->end)
+            return in_fail(r, ASN1H_ERR_TRUNCATED);
+        r->pos = to;
+    }
+    return 1;
+}
+
+/* n octets, from an octet boundary (zero-copy) or copied into the arena. */
+static const uint8_t *get_octets(per_in *r, size_t n)
+{
+    uint8_t *out;
+    size_t i;
+    uint64_t v;
+    if (n > (r->end - r->pos) / 8)
+        return (const uint8_t *)(in_fail(r, ASN1H_ERR_TRUNCATED), NULL);
+    if (!(r->pos & 7)) {
+        const uint8_t *p = in_at(r);
+        r->pos += 8 * n;
+        return p;
+    }
+    if (!(out = (uint8_t *)asn1h_arena_alloc(r->d->arena, n ? n : 1)))
+        return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
+    for (i = 0; i < n; i++) {
+        get_bits(r, 8, &v);
+        out[i] = (uint8_t)v;
+    }
+    return out;
+}
+
+/* X.691 11.5.7: a constrained whole number in [0, range]. */
+static int get_constrained(per_in *r, uint64_t range, uint64_t *v)
+{
+    if (range == 0) {
+        *v = 0;
+        return 1;
+    }
+    if (!r->aligned || range < 255) {
+        if (!get_bits(r, bit_length(range), v))
+            return 0;
+    } else if (range == 255) {
+        if (!in_align(r) || !get_bits(r, 8, v))
+            return 0;
+    } else if (range < 65536) {
+        if (!in_align(r) || !get_bits(r, 16, v))
+            return 0;
+    } else {                                /* the indefinite-length case: octets, counted */
+        uint64_t n;
+        if (!get_constrained(r, octet_length(range) - 1, &n) || !in_align(r)
+            || !get_bits(r, 8 * ((unsigned)n + 1), v))
+            return 0;
+    }
+    if (*v > range)
+        return in_fail(r, ASN1H_ERR_CONSTRAINT);
+    return 1;
+}
+
+/* X.691 11.9: a length determinant.  With an upper bound below 64K, a constrained whole
+ * number; otherwise an octet (or two) that may announce a fragment of m * 16K, in which
+ * case *more is set and another length follows the items. */
+static int get_length(per_in *r, uint64_t lb, uint64_t ub, int bounded, size_t *n, int *more)
+{
+    uint64_t v;
+    *more = 0;
+    if (bounded && ub < 65536) {
+        if (!get_constrained(r, ub - lb, &v))
+            return 0;
+        *n = (size_t)(lb + v);
+        return 1;
+    }
+    if (!in_align(r) || !get_bits(r, 8, &v))
+        return 0;
+    if (!(v & 0x80)) {
+        *n = (size_t)v;
+    } else if (!(v & 0x40)) {
+        uint64_t low;
+        if (!get_bits(r, 8, &low))
+            return 0;
+        *n = (size_t)(((v & 0x3F) << 8) | low);
+    } else {
+        v &= 0x3F;
+        if (v < 1 || v > 4)
+            return in_fail(r, ASN1H_ERR_LENGTH);
+        *n = (size_t)v * FRAGMENT;
+        *more = 1;
+    }
+    return 1;
+}
+
+/* X.691 11.6: a normally small non-negative whole number. */
+static int get_small(per_in *r, uint64_t *v)
+{
+    unsigned big;
+    size_t n;
+    int more;
+    if (!get_bit(r, &big))
+        return 0;
+    if (!big)
+        return get_bits(r, 6, v);
+    if (!get_length(r, 0, 0, 0, &n, &more))
+        return 0;
+    if (more || n == 0 || n > 8)
+        return in_fail(r, ASN1H_ERR_LENGTH);
+    return in_align(r) && get_bits(r, 8 * (unsigned)n, v);
+}
+
+/* An open type's octets (X.691 11.2), fragments joined in the arena. */
+static const uint8_t *get_open(per_in *r, size_t *len)
+{
+    size_t n, total = 0;
+    int more;
+    const uint8_t *first = NULL;
+    uint8_t *joined = NULL;
+    do {
+        const uint8_t *part;
+        if (!get_length(r, 0, 0, 0, &n, &more) || !(part = get_octets(r, n)))
+            return NULL;
+        if (!first && !more) {
+            *len = n;
+            return part;
+        }
+        {
+            uint8_t *grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, total + n + 1);
+            if (!grown)
+                return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
+            if (total)
+                memcpy(grown, joined, total);
+            memcpy(grown + total, part, n);
+            joined = grown;
+            total += n;
+            first = joined;
+        }
+    } while (more);
+    *len = total;
+    return joined;
+}
+
+/* ---- Writing bits ---------------------------------------------------------------------- */
+
+static int out_fail(per_out *w, asn1h_code code)
+{
+    asn1h_enc_fail(w->e, code);
+    return 0;
+}
+
+static int put_bits(per_out *w, unsigned n, uint64_t v)
+{
+    if (n > w->cap - w->pos)
+        return out_fail(w, ASN1H_ERR_BUFFER);
+    if (w->buf) {
+        while (n) {
+            unsigned bit = (unsigned)(w->pos & 7), take = 8 - bit;
+            if (take > n)
+                take = n;
+            if (!bit)                       /* a fresh octet: the buffer is not cleared */
+                w->buf[w->pos >> 3] = 0;
+            w->buf[w->pos >> 3] |= (uint8_t)(((v >> (n - take)) & ((1u << take) - 1))
+                                             << (8 - bit - take));
+            w->pos += take;
+            n -= take;
+        }
+    } else {
+        w->pos += n;
+    }
+    return 1;
+}
+
+static int out_align(per_out *w)
+{
+    if (w->aligned && (w->pos & 7))
+        return put_bits(w, 8 - (unsigned)(w->pos & 7), 0);
+    return 1;
+}
+
+static int put_octets(per_out *w, const uint8_t *p, size_t n)
+{
+    size_t i;
+    if (n > (w->cap - w->pos) / 8)
+        return out_fail(w, ASN1H_ERR_BUFFER);
+    if (!(w->pos & 7) && w->buf) {
+        if (n)
+            memcpy(w->buf + w->pos / 8, p, n);
+        w->pos += 8 * n;
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+        put_bits(w, 8, p[i]);
+    return 1;
+}
+
+static int put_constrained(per_out *w, uint64_t range, uint64_t v)
+{
+    if (range == 0)
+        return 1;
+    if (!w->aligned || range < 255)
+        return put_bits(w, bit_length(range), v);
+    if (range == 255)
+        return out_align(w) && put_bits(w, 8, v);
+    if (range < 65536)
+        return out_align(w) && put_bits(w, 16, v);
+    {
+        unsigned n = octet_length(v);
+        return put_constrained(w, octet_length(range) - 1, n - 1) && out_align(w)
+            && put_bits(w, 8 * n, v);
+    }
+}
+
+/* A length determinant; with fragmentation, *chunk is how many items follow it (a
+ * multiple of 16K while more fragments come, then the rest). */
+static int put_length(per_out *w, uint64_t lb, uint64_t ub, int bounded, size_t n,
+                      size_t *chunk)
+{
+    *chunk = n;
+    if (bounded && ub < 65536)
+        return put_constrained(w, ub - lb, n - lb);
+    if (!out_align(w))
+        return 0;
+    if (n < 128)
+        return put_bits(w, 8, n);
+    if (n < FRAGMENT)
+        return put_bits(w, 16, 0x8000u | n);
+    *chunk = (n >= 4 * FRAGMENT ? 4 : n / FRAGMENT) * FRAGMENT;
+    return put_bits(w, 8, 0xC0u | (*chunk / FRAGMENT));
+}
+
+static int put_small(per_out *w, uint64_t v)
+{
+    size_t chunk;
+    unsigned n;
+    if (v < 64)
+        return put_bits(w, 7, v);
+    n = octet_length(v);
+    return put_bits(w, 1, 1) && put_length(w, 0, 0, 0, n, &chunk) && out_align(w)
+        && put_bits(w, 8 * n, v);
+}
+
+/* Octets as an open type's contents, in fragments when long (a length that is a
+ * multiple of 16K ends with an empty fragment). */
+static int put_open(per_out *w, const uint8_t *p, size_t n)
+{
+    for (;;) {
+        size_t before = n, chunk;
+        if (!put_length(w, 0, 0, 0, n, &chunk) || !put_octets(w, p, chunk))
+            return 0;
+        p += chunk;
+        n -= chunk;
+        if (before < FRAGMENT)
+            return 1;
+    }
+}
+
+/* ---- Characters of the known-multiplier strings (X.691 30) --------------------------- */
+
+/* A string type's alphabet: its size, its largest character, and the k-th character
+ * (intervals of the PER-visible FROM, or the built-in type's repertoire). */
+typedef struct alphabet {
+    const int64_t *chars;           /* NULL: the built-in repertoire below */
+    unsigned nchars;
+    uint32_t lowest, count, largest;/* built-in: one interval [lowest, largest] */
+    unsigned numeric;               /* NumericString: space, then 0..9 */
+    unsigned unit;                  /* octets per character in the C value */
+    unsigned bits;                  /* per character on the wire */
+    unsigned indexed;               /* characters go as their index in the alphabet */
+} alphabet;
+
+static int known_multiplier(unsigned universal)
+{
+    switch (universal) {
+    case 18: case 19: case 22: case 23: case 24: case 26: case 28: case 30:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static alphabet alphabet_of(const asn1h_type *t, const per_bounds *b, unsigned aligned)
+{
+    alphabet a;
+    uint64_t size;
+    memset(&a, 0, sizeof a);
+    a.unit = t->aux == 30 ? 2 : t->aux == 28 ? 4 : 1;
+    switch (t->aux) {
+    case 18: a.numeric = 1; a.count = 11; a.largest = '9'; break;
+    case 19: a.lowest = 32; a.count = 74; a.largest = 'z'; break;  /* PrintableString */
+    case 22: a.lowest = 0; a.count = 128; a.largest = 127; break;
+    case 30: a.lowest = 0; a.count = 65536; a.largest = 65535; break;
+    case 28: a.lowest = 0; a.count = 0; a.largest = 0xFFFFFFFFu; break;
+    default: a.lowest = 32; a.count = 95; a.largest = 126; break; /* Visible, times */
+    }
+    if (b->flags & ASN1H_PER_CHARS) {
+        unsigned i;
+        a.chars = b->chars;
+        a.nchars = b->nchars;
+        a.numeric = 0;
+        a.count = 0;
+        for (i = 0; i < a.nchars; i++)
+            a.count += (uint32_t)(a.chars[2 * i + 1] - a.chars[2 * i] + 1);
+        a.largest = (uint32_t)a.chars[2 * a.nchars - 1];
+    }
+    size = a.count ? a.count : 0x100000000ull;
+    a.bits = bit_length(size - 1);
+    if (aligned) {                          /* 1, 2, 4, 8, 16 or 32 */
+        unsigned p = 1;
+        while (p < a.bits)
+            p <<= 1;
+        a.bits = p;
+    }
+    a.indexed = a.numeric || (a.bits < 32 && a.largest >= (1ull << a.bits));
+    return a;
+}
+
+static int char_to_index(const alphabet *a, uint32_t c, uint64_t *k)
+{
+    unsigned i;
+    uint64_t base = 0;
+    if (!a->indexed) {
+        *k = c;
+        return a->chars ? 1 : (c >= a->lowest && c <= a->largest);
+    }
+    if (a->numeric) {
+        *k = c == ' ' ? 0 : (uint64_t)(c - '0') + 1;
+        return c == ' ' || (c >= '0' && c <= '9');
+    }
+    if (!a->chars) {
+        *k = c - a->lowest;
+        return c >= a->lowest && c <= a->largest;
+    }
+    for (i = 0; i < a->nchars; i++) {
+        if (c >= a->chars[2 * i] && c <= a->chars[2 * i + 1]) {
+            *k = base + (c - (uint64_t)a->chars[2 * i]);
+            return 1;
+        }
+        base += (uint64_t)(a->chars[2 * i + 1] - a->chars[2 * i] + 1);
+    }
+    return 0;
+}
+
+static int index_to_char(const alphabet *a, uint64_t k, uint32_t *c)
+{
+    unsigned i;
+    if (!a->indexed) {
+        *c = (uint32_t)k;
+        return 1;
+    }
+    if (a->numeric) {
+        *c = k == 0 ? ' ' : (uint32_t)('0' + k - 1);
+        return k <= 10;
+    }
+    if (!a->chars) {
+        *c = (uint32_t)(a->lowest + k);
+        return k < a->count;
+    }
+    for (i = 0; i < a->nchars; i++) {
+        uint64_t n = (uint64_t)(a->chars[2 * i + 1] - a->chars[2 * i] + 1);
+        if (k < n) {
+            *c = (uint32_t)(a->chars[2 * i] + (int64_t)k);
+            return 1;
+        }
+        k -= n;
+    }
+    return 0;
+}
+
+/* ---- Decoding ------------------------------------------------------------------------- */
+
+static int dec_value(per_in *r, const asn1h_type *t, void *v);
+
+static int dec_member(per_in *r, const asn1h_member *m, void *base)
+{
+    const asn1h_type *t = asn1h_member_type(r->d->types, m);
+    void *v = (uint8_t *)base + m->offset;
+    if (m->flags & ASN1H_M_POINTER) {
+        void *p = asn1h_arena_alloc(r->d->arena, t->size);
+        if (!p)
+            return in_fail(r, ASN1H_ERR_MEMORY);
+        memcpy(v, &p, sizeof p);
+        v = p;
+    }
+    if (!dec_value(r, t, v)) {
+        asn1h_unwind(r->d, m);
+        return 0;
+    }
+    return 1;
+}
+
+/* out[0..w) = a + b, or a - b when `subtract` (a: n octets, b: a number, both two's
+ * complement; w > n and w > 8, so nothing overflows).  Returns out past its redundant
+ * sign octets, its length in *len. */
+static const uint8_t *big_add(const uint8_t *a, size_t n, int64_t b, int subtract,
+                              uint8_t *out, size_t w, size_t *len)
+{
+    unsigned carry = subtract ? 1u : 0u;    /* a - b = a + ~b + 1 */
+    size_t i;
+    for (i = 0; i < w; i++) {
+        unsigned x = i < n ? a[n - 1 - i] : (a[0] & 0x80 ? 0xFFu : 0u);
+        unsigned y = i < 8 ? (unsigned)((uint64_t)b >> (8 * i)) & 0xFFu : (b < 0 ? 0xFFu : 0u);
+        unsigned sum = x + (subtract ? (~y & 0xFFu) : y) + carry;
+        out[w - 1 - i] = (uint8_t)sum;
+        carry = sum >> 8;
+    }
+    while (w > 1 && ((out[0] == 0 && !(out[1] & 0x80)) || (out[0] == 0xFF && (out[1] & 0x80)))) {
+        out++;
+        w--;
+    }
+    *len = w;
+    return out;
+}
+
+/* Stores an INTEGER given as two's-complement octets, as BER decoding would. */
+static int store_int(per_in *r, const asn1h_type *t, void *v, const uint8_t *octets,
+                     size_t n, size_t at)
+{
+    if (!asn1h_dec_int(r->d, t, octets, octets + n, v)) {
+        r->d->err->offset = at / 8;        /* the octets may be a copy: point at the input */
+        return 0;
+    }
+    return 1;
+}
+
+static int store_number(per_in *r, const asn1h_type *t, void *v, int64_t x, size_t at)
+{
+    uint8_t octets[8];
+    unsigned n = 8;
+    while (n > 1 && ((x >> (8 * (n - 1) - 1)) == 0 || (x >> (8 * (n - 1) - 1)) == -1))
+        n--;
+    {
+        unsigned i;
+        for (i = 0; i < n; i++)
+            octets[i] = (uint8_t)((uint64_t)x >> (8 * (n - 1 - i)));
+    }
+    return store_int(r, t, v, octets, n, at);
+}
+
+static int dec_integer(per_in *r, const asn1h_type *t, void *v)
+{
+    per_bounds b = bounds_of(r->d->spec, t);
+    size_t at = r->pos, n;
+    unsigned ext = 0;
+    int more;
+    const uint8_t *octets;
+    if ((b.flags & ASN1H_PER_VALUE_EXT) && !get_bit(r, &ext))
+        return 0;
+    if (!ext && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB)) {
+        uint64_t off;
+        if (!get_constrained(r, (uint64_t)b.ub - (uint64_t)b.lb, &off))
+            return 0;
+        return store_number(r, t, v, (int64_t)((uint64_t)b.lb + off), at);
+    }
+    if (!get_length(r, 0, 0, 0, &n, &more))
+        return 0;
+    if (more || n == 0)
+        return in_fail(r, ASN1H_ERR_LENGTH);
+    if (!(octets = get_octets(r, n)))
+        return 0;
+    if (!ext && (b.flags & ASN1H_PER_LB)) {   /* semi-constrained: an offset from lb */
+        uint8_t *sum = (uint8_t *)asn1h_arena_alloc(r->d->arena, 2 * n + 18);
+        const uint8_t *value;
+        size_t len;
+        if (!sum)
+            return in_fail(r, ASN1H_ERR_MEMORY);
+        sum[0] = 0;                             /* the offset is unsigned: 00 first */
+        memcpy(sum + 1, octets, n);
+        value = big_add(sum, n + 1, b.lb, 0, sum + n + 1, n + 10, &len);
+        return store_int(r, t, v, value, len, at);
+    }
+    return store_int(r, t, v, octets, n, at);
+}
+
+static int dec_enumerated(per_in *r, const asn1h_type *t, void *v)
+{
+    size_t at = r->pos;
+    unsigned ext = 0;
+    uint64_t k;
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
+        return 0;
+    if (!ext) {
+        if (!get_constrained(r, t->extra ? t->extra - 1u : 0u, &k))
+            return 0;
+    } else {
+        if (!get_small(r, &k))
+            return 0;
+        k += t->extra;
+        if (k >= t->count)                  /* an addition this version does not know */
+            return in_fail(r, ASN1H_ERR_VALUE);
+    }
+    return store_number(r, t, v, (t->flags & ASN1H_T_DENSE)
+                        ? (int64_t)k : r->d->spec->enum_values[t->first + k], at);
+}
+
+/* A bit or octet string's length, or a list's, with an extension bit when the size
+ * constraint is extensible; *bounded tells whether its root bounds it. */
+static int dec_size_ext(per_in *r, const per_bounds *b, int *bounded)
+{
+    unsigned ext = 0;
+    if ((b->flags & ASN1H_PER_SIZE_EXT) && !get_bit(r, &ext))
+        return 0;
+    *bounded = !ext && (b->flags & ASN1H_PER_SIZE) && (b->flags & ASN1H_PER_SIZE_UB);
+    return 1;
+}
+
+/* Items of `bits` bits each (bits, octets, characters) into an arena buffer, with their
+ * length determinant(s).  The ALIGNED variant aligns them when their size is fixed and
+ * above 16 bits, and after their length when it varies, even when there are none (as
+ * pycrate; asn1tools does not for an empty character string). */
+static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, unsigned bits,
+                                const alphabet *a, size_t *count)
+{
+    size_t total = 0, n, cap = 0;
+    uint8_t *out = NULL;
+    int more = 0;
+    unsigned out_unit = a ? a->unit : 1;
+    uint64_t lb = bounded ? b->size_lb : 0, ub = b->size_ub;
+    do {
+        size_t i;
+        if (bounded && lb == ub && ub < 65536) {
+            n = (size_t)ub;
+            if (r->aligned && ub * bits > 16 && !in_align(r))
+                return NULL;
+        } else {
+            if (!get_length(r, lb, ub, bounded, &n, &more))
+                return NULL;
+            if (r->aligned && !in_align(r))   /* X.691 16.11, 17.8, 30.5.7 */
+                return NULL;
+        }
+        if (bits == 8 && !a && !more && total == 0) {   /* octets: maybe zero-copy */
+            *count = n;
+            return get_octets(r, n);
+        }
+        if (n > (r->end - r->pos) / (bits ? bits : 1))
+            return (const uint8_t *)(in_fail(r, ASN1H_ERR_TRUNCATED), NULL);
+        {
+            size_t need = a ? (total + n) * out_unit : (bits == 1 ? (total + n + 7) / 8
+                                                                  : total + n);
+            if (need > cap) {
+                uint8_t *grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, need ? need : 1);
+                if (!grown)
+                    return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
+                if (out && cap)
+                    memcpy(grown, out, cap);
+                out = grown;
+                cap = need;
+            }
+        }
+        for (i = 0; i < n; i++) {
+            uint64_t x;
+            if (!get_bits(r, bits, &x))
+                return NULL;
+            if (a) {
+                uint32_t c;
+                unsigned u;
+                if (!index_to_char(a, x, &c))
+                    return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
+                for (u = 0; u < out_unit; u++)
+                    out[(total + i) * out_unit + u] = (uint8_t)(c >> (8 * (out_unit - 1 - u)));
+            } else if (bits == 1) {
+                if (x)
+                    out[(total + i) / 8] |= (uint8_t)(0x80u >> ((total + i) % 8));
+            } else {
+                out[total + i] = (uint8_t)x;
+            }
+        }
+        total += n;
+        if (bounded && (total < lb || total > ub))
+            return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
+    } while (more);
+    *count = total;
+    return out ? out : (const uint8_t *)"";
+}
+
+static int dec_bits(per_in *r, const asn1h_type *t, asn1h_bits *v)
+{
+    per_bounds b = bounds_of(r->d->spec, t);
+    size_t n;
+    int bounded;
+    if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 1, NULL, &n)))
+        return 0;
+    v->len = (n + 7) / 8;
+    v->unused = (uint8_t)(v->len * 8 - n);
+    return 1;
+}
+
+static int dec_bytes(per_in *r, const asn1h_type *t, asn1h_bytes *v)
+{
+    per_bounds b = bounds_of(r->d->spec, t);
+    size_t n;
+    int bounded;
+    if (known_multiplier(t->aux)) {
+        alphabet a = alphabet_of(t, &b, r->aligned);
+        if (!dec_size_ext(r, &b, &bounded)
+            || !(v->buf = dec_items(r, &b, bounded, a.bits, &a, &n)))
+            return 0;
+        v->len = n * a.unit;
+        return 1;
+    }
+    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING)) {
+        if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 8, NULL, &n)))
+            return 0;
+        v->len = n;
+        return 1;
+    }
+    /* OBJECT IDENTIFIER, RELATIVE-OID, the other strings, CONTAINING: octets, counted */
+    if (!(v->buf = get_open(r, &n)))
+        return 0;
+    v->len = n;
+    if ((t->aux == 6 || t->aux == 13) && !asn1h_check_oid(r->d, v->buf, v->buf + n, t->aux == 13))
+        return 0;
+    return 1;
+}
+
+static int dec_real(per_in *r, double *v)
+{
+    const asn1h_codecs *codecs = r->d->spec->codecs;
+    size_t n;
+    const uint8_t *octets = get_open(r, &n);
+    if (!octets)
+        return 0;
+    if (!codecs->real_decode)
+        return in_fail(r, ASN1H_ERR_VALUE);
+    return codecs->real_decode(r->d, octets, octets + n, 0, v) != NULL;
+}
+
+/* Decodes the open type that follows with `fn`, in place: its length first, its end
+ * checked after. */
+typedef int per_open_fn(per_in *r, const void *what, void *v);
+
+static int dec_in_open(per_in *r, per_open_fn *fn, const void *what, void *v)
+{
+    size_t n, saved_end = r->end, stop;
+    int more;
+    if (!get_length(r, 0, 0, 0, &n, &more))
+        return 0;
+    if (more) {                             /* fragmented: join, then read the copy */
+        per_in sub = *r;
+        size_t rest;
+        const uint8_t *joined;
+        r->pos -= 8;                        /* get_open reads that length again */
+        if (!(joined = get_open(r, &rest)))
+            return 0;
+        sub.buf = joined;
+        sub.pos = 0;
+        sub.end = 8 * rest;
+        return fn(&sub, what, v);
+    }
+    if (n > (r->end - r->pos) / 8)
+        return in_fail(r, ASN1H_ERR_TRUNCATED);
+    stop = r->pos + 8 * n;
+    r->end = stop;
+    if (!fn(r, what, v)) {
+        r->end = saved_end;
+        return 0;
+    }
+    r->end = saved_end;
+    r->pos = stop;
+    return 1;
+}
+
+static int skip_open(per_in *r)
+{
+    size_t n;
+    return get_open(r, &n) != NULL;
+}
+
+static int member_in_open(per_in *r, const void *what, void *base)
+{
+    return dec_member(r, (const asn1h_member *)what, base);
+}
+
+/* The extension additions of a SEQUENCE, one entry per addition: where its members start
+ * in the member table and how many there are (a group's, or one).  Groups come from the
+ * extension entry's `tag`: 1 + the index in spec->tags of {count, then per extension
+ * member 2 * its addition's number, + 1 in a group}; 0 when there are none. */
+typedef struct addition {
+    unsigned first, count;
+    unsigned group;                 /* a group ([[ ]]): encoded as a SEQUENCE */
+} addition;
+
+typedef struct group_walk {
+    const asn1h_member *members;
+    unsigned first, count;
+} group_walk;
+
+static unsigned additions_of(const asn1h_spec *spec, const asn1h_type *t, addition *out,
+                             unsigned max)
+{
+    const asn1h_member *members = spec->members + t->first;
+    const uint32_t *codes = NULL;
+    unsigned i, n = 0, k = 0;
+    uint32_t last = 0;
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && members[t->count].tag)
+        codes = spec->tags + members[t->count].tag;
+    for (i = 0; i < t->count; i++) {
+        uint32_t code;
+        if (!(members[i].flags & ASN1H_M_EXTENSION))
+            continue;
+        code = codes ? codes[k] : 0;
+        k++;
+        if (codes && n && (code >> 1) == (last >> 1)) {
+            out[n - 1].count++;
+        } else if (n < max) {
+            out[n].first = i;
+            out[n].count = 1;
+            out[n].group = code & 1;
+            n++;
+        }
+        last = code;
+    }
+    return n;
+}
+
+/* Members [first, first + count) of a SEQUENCE or SET as PER encodes a root (or a group):
+ * a bit per OPTIONAL or DEFAULT one, then the present ones. */
+static int dec_components(per_in *r, const asn1h_member *members, unsigned first,
+                          unsigned count, int root, void *v)
+{
+    uint8_t present[32];
+    unsigned i, k = 0;
+    memset(present, 0, sizeof present);
+    for (i = first; i < first + count; i++) {
+        const asn1h_member *m = &members[i];
+        unsigned bit;
+        if (root && (m->flags & ASN1H_M_EXTENSION))
+            continue;
+        if (!(m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)))
+            continue;
+        if (!get_bit(r, &bit))
+            return 0;
+        if (bit)
+            present[k / 8] |= (uint8_t)(1u << (k % 8));
+        k++;
+        if (k > 8 * sizeof present)
+            return in_fail(r, ASN1H_ERR_VALUE);
+    }
+    k = 0;
+    for (i = first; i < first + count; i++) {
+        const asn1h_member *m = &members[i];
+        if (root && (m->flags & ASN1H_M_EXTENSION))
+            continue;
+        if (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)) {
+            unsigned here = (present[k / 8] >> (k % 8)) & 1;
+            k++;
+            if (!here) {
+                if (m->flags & ASN1H_M_DEFAULT)
+                    asn1h_set_default(r->d, m, v);
+                continue;
+            }
+        }
+        if (!dec_member(r, m, v))
+            return 0;
+        if (m->bit != ASN1H_NO_BIT)
+            asn1h_set_bit(v, m->bit);
+    }
+    return 1;
+}
+
+static int group_in_open(per_in *r, const void *what, void *v)
+{
+    const group_walk *g = (const group_walk *)what;
+    return dec_components(r, g->members, g->first, g->count, 0, v);
+}
+
+#define MAX_ADDITIONS 1024
+
+/* The extension bitmap's length: a normally small length (X.691 11.9.3.4). */
+static int get_small_length(per_in *r, size_t *n)
+{
+    uint64_t v;
+    unsigned big;
+    int more;
+    if (!get_bit(r, &big))
+        return 0;
+    if (!big) {
+        if (!get_bits(r, 6, &v))
+            return 0;
+        *n = (size_t)v + 1;
+        return 1;
+    }
+    if (!get_length(r, 0, 0, 0, n, &more))
+        return 0;
+    if (more || *n == 0)
+        return in_fail(r, ASN1H_ERR_LENGTH);
+    return 1;
+}
+
+static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
+{
+    const asn1h_member *members = r->d->spec->members + t->first;
+    addition adds[MAX_ADDITIONS];
+    uint8_t bitmap[MAX_ADDITIONS / 8];
+    unsigned ext = 0, nadds;
+    size_t n, i;
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
+        return 0;
+    if (!dec_components(r, members, 0, t->count, 1, v))
+        return 0;
+    if (!ext)
+        return 1;
+    nadds = additions_of(r->d->spec, t, adds, MAX_ADDITIONS);
+    if (!get_small_length(r, &n))
+        return 0;
+    if (n > MAX_ADDITIONS)
+        return in_fail(r, ASN1H_ERR_LENGTH);
+    memset(bitmap, 0, sizeof bitmap);
+    for (i = 0; i < n; i++) {
+        unsigned bit;
+        if (!get_bit(r, &bit))
+            return 0;
+        bitmap[i / 8] |= (uint8_t)(bit << (i % 8));
+    }
+    for (i = 0; i < n; i++) {
+        if (!((bitmap[i / 8] >> (i % 8)) & 1))
+            continue;
+        if (i >= nadds) {                   /* an addition this version does not know */
+            if (!skip_open(r))
+                return 0;
+        } else if (!adds[i].group) {
+            const asn1h_member *m = &members[adds[i].first];
+            if (!dec_in_open(r, member_in_open, m, v))
+                return 0;
+            if (m->bit != ASN1H_NO_BIT)
+                asn1h_set_bit(v, m->bit);
+        } else {
+            group_walk g;
+            g.members = members;
+            g.first = adds[i].first;
+            g.count = adds[i].count;
+            if (!dec_in_open(r, group_in_open, &g, v))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* A CHOICE's root alternatives go by their index in the canonical order of their tags
+ * (X.691 23.6), which is the order of definition under AUTOMATIC TAGS; an untagged
+ * alternative keeps its place of definition. */
+static unsigned root_rank(const asn1h_spec *spec, const asn1h_member *members,
+                          unsigned count, unsigned i)
+{
+    unsigned j, rank = 0, untagged = 0;
+    uint32_t tag = members[i].tag ? asn1h_member_tag(spec, &members[i]) : 0;
+    for (j = 0; j < count; j++)
+        if (!(members[j].flags & ASN1H_M_EXTENSION) && !members[j].tag)
+            untagged = 1;
+    for (j = 0; j < count; j++) {
+        if (members[j].flags & ASN1H_M_EXTENSION)
+            continue;
+        if (untagged ? j < i : asn1h_member_tag(spec, &members[j]) < tag)
+            rank++;
+    }
+    return rank;
+}
+
+static unsigned root_count(const asn1h_member *members, unsigned count)
+{
+    unsigned j, n = 0;
+    for (j = 0; j < count; j++)
+        n += !(members[j].flags & ASN1H_M_EXTENSION);
+    return n;
+}
+
+static int dec_choice(per_in *r, const asn1h_type *t, void *v)
+{
+    const asn1h_spec *spec = r->d->spec;
+    const asn1h_member *members = spec->members + t->first;
+    unsigned ext = 0, i, roots = root_count(members, t->count);
+    uint64_t k;
+    uint32_t which;
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
+        return 0;
+    if (!ext) {
+        if (!roots || !get_constrained(r, roots - 1u, &k))
+            return roots ? 0 : in_fail(r, ASN1H_ERR_CHOICE);
+        for (i = 0; i < t->count; i++)
+            if (!(members[i].flags & ASN1H_M_EXTENSION)
+                && root_rank(spec, members, t->count, i) == k)
+                break;
+        which = i + 1;
+        memcpy(v, &which, sizeof which);
+        return dec_member(r, &members[i], v);
+    }
+    if (!get_small(r, &k))
+        return 0;
+    for (i = 0; i < t->count; i++)
+        if ((members[i].flags & ASN1H_M_EXTENSION) && k-- == 0)
+            break;
+    if (i == t->count)                      /* an alternative this version does not know */
+        return in_fail(r, ASN1H_ERR_TAG);
+    which = i + 1;
+    memcpy(v, &which, sizeof which);
+    return dec_in_open(r, member_in_open, &members[i], v);
+}
+
+static int dec_list(per_in *r, const asn1h_type *t, void *v)
+{
+    const asn1h_member *element = &r->d->spec->members[t->first];
+    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
+                                                     : asn1h_member_type(r->d->types, element)->size;
+    per_bounds b = bounds_of(r->d->spec, t);
+    uint8_t *items = NULL;
+    size_t total = 0, n, i;
+    int bounded, more = 0;
+    if (!dec_size_ext(r, &b, &bounded))
+        return 0;
+    do {
+        uint8_t *grown;
+        if (bounded && b.size_lb == b.size_ub && b.size_ub < 65536)
+            n = (size_t)b.size_ub;
+        else if (!get_length(r, bounded ? b.size_lb : 0, b.size_ub, bounded, &n, &more))
+            return 0;
+        /* every element takes a bit at least (but NULLs): a length cannot promise more
+         * elements than the input has bits, whatever memory it would take */
+        if (n > r->end - r->pos && asn1h_member_type(r->d->types, element)->kind != ASN1H_NULL)
+            return in_fail(r, ASN1H_ERR_TRUNCATED);
+        if (n > SIZE_MAX / (size ? size : 1) - total)
+            return in_fail(r, ASN1H_ERR_MEMORY);
+        if (n) {
+            if (!(grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, (total + n) * size)))
+                return in_fail(r, ASN1H_ERR_MEMORY);
+            if (total)
+                memcpy(grown, items, total * size);
+            items = grown;
+        }
+        asn1h_array_set(v, items, total + n);
+        for (i = 0; i < n; i++) {
+            if (!dec_member(r, element, items + (total + i) * size)) {
+                asn1h_path_push(r->d->err, NULL, total + i);
+                return 0;
+            }
+        }
+        total += n;
+    } while (more);
+    if (bounded && (total < b.size_lb || total > b.size_ub))
+        return in_fail(r, ASN1H_ERR_CONSTRAINT);
+    return 1;
+}
+
+static int dec_value(per_in *r, const asn1h_type *t, void *v)
+{
+    size_t at = r->pos;
+    int ok;
+    switch ((asn1h_kind)t->kind) {
+    case ASN1H_BOOLEAN: {
+        unsigned bit;
+        if (!get_bit(r, &bit))
+            return 0;
+        *(bool *)v = bit != 0;
+        return 1;
+    }
+    case ASN1H_NULL:
+        return 1;
+    case ASN1H_INTEGER:
+        ok = dec_integer(r, t, v);
+        break;
+    case ASN1H_ENUMERATED:
+        return dec_enumerated(r, t, v);
+    case ASN1H_REAL:
+        return dec_real(r, (double *)v);
+    case ASN1H_BIT_STRING:
+        ok = dec_bits(r, t, (asn1h_bits *)v);
+        break;
+    case ASN1H_BYTES:
+        ok = dec_bytes(r, t, (asn1h_bytes *)v);
+        break;
+    case ASN1H_OPEN: {
+        asn1h_open *open = (asn1h_open *)v;
+        return (open->buf = get_open(r, &open->len)) != NULL;
+    }
+    case ASN1H_SEQUENCE:
+    case ASN1H_SET:
+    case ASN1H_CHOICE:
+    case ASN1H_SEQUENCE_OF:
+    case ASN1H_SET_OF:
+        if (r->d->depth == 0)
+            return in_fail(r, ASN1H_ERR_DEPTH);
+        r->d->depth--;
+        ok = t->kind == ASN1H_CHOICE ? dec_choice(r, t, v)
+           : (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET) ? dec_sequence(r, t, v)
+           : dec_list(r, t, v);
+        r->d->depth++;
+        if (!ok || t->kind == ASN1H_CHOICE || t->kind == ASN1H_SEQUENCE
+            || t->kind == ASN1H_SET)
+            return ok;
+        break;
+    default:
+        return in_fail(r, ASN1H_ERR_VALUE);
+    }
+    if (ok && asn1h_constrained(t) && !(r->d->flags & ASN1H_SKIP_CONSTRAINTS)
+        && r->d->spec->codecs->satisfies && !r->d->spec->codecs->satisfies(r->d->spec, t, v)) {
+        asn1h_fail(r->d, ASN1H_ERR_CONSTRAINT, r->buf + at / 8);
+        return 0;
+    }
+    return ok;
+}
+
+asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *buf,
+                            size_t len, unsigned variant, asn1h_arena *arena,
+                            const asn1h_decode_opts *opts, size_t *consumed,
+                            asn1h_error *err)
+{
+    asn1h_error local;
+    asn1h_dec d;
+    per_in r;
+
+    err = asn1h_error_reset(err ? err : &local, type);
+    memset(&d, 0, sizeof d);
+    d.base = buf;
+    d.input_end = buf + len;
+    d.spec = asn1h_spec_of(type);
+    d.types = type - type->self;
+    d.arena = arena;
+    d.err = err;
+    d.flags = opts ? opts->flags : 0;
+    d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
+    r.d = &d;
+    r.buf = buf;
+    r.pos = 0;
+    r.end = len > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * len;
+    r.aligned = variant == ASN1H_APER;
+    memset(value, 0, type->size);
+    if (!dec_value(&r, type, value)) {
+        if (err->code == ASN1H_OK)
+            err->code = ASN1H_ERR_VALUE;
+        return err->code;
+    }
+    if (consumed)                           /* a complete encoding is whole octets, one
+                                               at least (X.691 11.1) */
+        *consumed = r.pos ? (r.pos + 7) / 8 : (len ? 1 : 0);
+    return ASN1H_OK;
+}
+
+/* ---- Encoding ------------------------------------------------------------------------- */
+
+static int enc_value(per_out *w, const asn1h_type *t, const void *v);
+
+static int enc_member(per_out *w, const asn1h_member *m, const void *base)
+{
+    const asn1h_type *t = asn1h_member_type(w->e->types, m);
+    const void *v = (const uint8_t *)base + m->offset;
+    if (m->flags & ASN1H_M_POINTER) {
+        memcpy(&v, v, sizeof v);
+        if (!v)
+            return out_fail(w, ASN1H_ERR_VALUE);
+    }
+    if (!enc_value(w, t, v)) {
+        asn1h_enc_unwind(w->e, m);
+        return 0;
+    }
+    return 1;
+}
+
+/* An INTEGER's value: as a number when it fits 64 bits (*big 0), else its octets. */
+static void integer_value(const asn1h_type *t, const void *v, int64_t *x, int *big,
+                          const uint8_t **octets, size_t *n, uint8_t scratch[10])
+{
+    *octets = asn1h_int_octets(t, v, scratch, n);
+    *big = *n > 8;
+    *x = 0;
+    if (!*big) {
+        size_t i;
+        *x = (*octets)[0] & 0x80 ? -1 : 0;
+        for (i = 0; i < *n; i++)
+            *x = (int64_t)(((uint64_t)*x << 8) | (*octets)[i]);
+    }
+}
+
+static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
+{
+    per_bounds b = bounds_of(w->e->spec, t);
+    uint8_t scratch[10];
+    const uint8_t *octets;
+    size_t n, chunk;
+    int64_t x;
+    int big, root;
+    integer_value(t, v, &x, &big, &octets, &n, scratch);
+    root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
+                : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
+    if (b.flags & ASN1H_PER_VALUE_EXT) {
+        if (!put_bits(w, 1, !root))
+            return 0;
+    } else if (!root) {
+        return out_fail(w, ASN1H_ERR_CONSTRAINT);
+    }
+    if (root && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB))
+        return put_constrained(w, (uint64_t)b.ub - (uint64_t)b.lb, (uint64_t)x - (uint64_t)b.lb);
+    if (root && (b.flags & ASN1H_PER_LB)) {      /* semi-constrained: x - lb, unsigned */
+        uint8_t diff[138];
+        const uint8_t *offset;
+        size_t len;
+        if (n + 10 > sizeof diff)           /* numbers of 1,000 bits and more */
+            return out_fail(w, ASN1H_ERR_VALUE);
+        offset = big_add(octets, n, b.lb, 1, diff, n + 10, &len);
+        if (len > 1 && offset[0] == 0) {    /* unsigned: no sign octet */
+            offset++;
+            len--;
+        }
+        return put_length(w, 0, 0, 0, len, &chunk) && put_octets(w, offset, len);
+    }
+    return put_length(w, 0, 0, 0, n, &chunk) && put_octets(w, octets, n);
+}
+
+static int enc_enumerated(per_out *w, const asn1h_type *t, const void *v)
+{
+    int64_t x = asn1h_load_int(asn1h_storage(t), v);
+    unsigned k;
+    for (k = 0; k < t->count; k++)
+        if (((t->flags & ASN1H_T_DENSE) ? (int64_t)k : w->e->spec->enum_values[t->first + k]) == x)
+            break;
+    if (k == t->count)
+        return out_fail(w, ASN1H_ERR_VALUE);
+    if (k < t->extra) {
+        if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
+            return 0;
+        return put_constrained(w, t->extra - 1u, k);
+    }
+    return put_bits(w, 1, 1) && put_small(w, k - t->extra);
+}
+
+/* Items with their length determinant(s), as dec_items reads them.  `get` gives item i
+ * as a number of `bits` bits. */
+typedef int per_item_fn(const void *data, size_t i, uint64_t *x);
+
+static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits,
+                     per_item_fn *get, const void *data, size_t total)
+{
+    uint64_t lb = bounded ? b->size_lb : 0, ub = b->size_ub;
+    size_t done = 0;
+    if (bounded && (total < lb || total > ub))
+        return out_fail(w, ASN1H_ERR_CONSTRAINT);
+    for (;;) {
+        size_t chunk = total - done, i, before = chunk;
+        if (bounded && lb == ub && ub < 65536) {
+            if (w->aligned && ub * bits > 16 && !out_align(w))
+                return 0;
+        } else {
+            if (!put_length(w, lb, ub, bounded, chunk, &chunk))
+                return 0;
+            if (w->aligned && !out_align(w))   /* X.691 16.11, 17.8, 30.5.7 */
+                return 0;
+        }
+        if (bits == 8 && !get) {
+            if (!put_octets(w, (const uint8_t *)data + done, chunk))
+                return 0;
+        } else {
+            for (i = 0; i < chunk; i++) {
+                uint64_t x;
+                if (!get(data, done + i, &x))
+                    return out_fail(w, ASN1H_ERR_CONSTRAINT);
+                if (!put_bits(w, bits, x))
+                    return 0;
+            }
+        }
+        done += chunk;
+        if (bounded && ub < 65536)
+            return 1;
+        if (before < FRAGMENT)
+            return 1;
+    }
+}
+
+/* Bits of a BIT STRING; past its own, 0 (the padding up to a lower bound). */
+typedef struct bit_items {
+    const uint8_t *buf;
+    size_t have;
+} bit_items;
+
+static int bit_item(const void *data, size_t i, uint64_t *x)
+{
+    const bit_items *b = (const bit_items *)data;
+    *x = i < b->have ? (b->buf[i / 8] >> (7 - i % 8)) & 1 : 0;
+    return 1;
+}
+
+typedef struct char_items {
+    const alphabet *a;
+    const uint8_t *buf;
+} char_items;
+
+static int char_item(const void *data, size_t i, uint64_t *x)
+{
+    const char_items *c = (const char_items *)data;
+    uint32_t code = 0;
+    unsigned u;
+    for (u = 0; u < c->a->unit; u++)
+        code = code << 8 | c->buf[i * c->a->unit + u];
+    return char_to_index(c->a, code, x);
+}
+
+static int enc_size_ext(per_out *w, const per_bounds *b, size_t n, int *bounded)
+{
+    int in_root = (b->flags & ASN1H_PER_SIZE) && n >= b->size_lb
+        && (!(b->flags & ASN1H_PER_SIZE_UB) || n <= b->size_ub);
+    *bounded = (b->flags & ASN1H_PER_SIZE) && (b->flags & ASN1H_PER_SIZE_UB);
+    if (b->flags & ASN1H_PER_SIZE_EXT) {
+        if (!put_bits(w, 1, !in_root))
+            return 0;
+        if (!in_root)
+            *bounded = 0;
+    }
+    return 1;
+}
+
+static int enc_bits(per_out *w, const asn1h_type *t, const asn1h_bits *v)
+{
+    per_bounds b = bounds_of(w->e->spec, t);
+    bit_items items;
+    size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
+    int bounded;
+    items.buf = v->buf;
+    items.have = n;
+    if (t->flags & ASN1H_T_NAMED_BITS) {    /* trailing 0 bits go, up to the lower bound */
+        uint64_t bit = 0;
+        while (n && (bit_item(&items, n - 1, &bit), !bit))
+            n--;
+        if ((b.flags & ASN1H_PER_SIZE) && n < b.size_lb)
+            n = (size_t)b.size_lb;
+    }
+    return enc_size_ext(w, &b, n, &bounded)
+        && enc_items(w, &b, bounded, 1, bit_item, &items, n);
+}
+
+static int enc_bytes(per_out *w, const asn1h_type *t, const asn1h_bytes *v)
+{
+    per_bounds b = bounds_of(w->e->spec, t);
+    int bounded;
+    if (known_multiplier(t->aux)) {
+        alphabet a = alphabet_of(t, &b, w->aligned);
+        char_items items;
+        if (v->len % a.unit)
+            return out_fail(w, ASN1H_ERR_VALUE);
+        items.a = &a;
+        items.buf = v->buf;
+        return enc_size_ext(w, &b, v->len / a.unit, &bounded)
+            && enc_items(w, &b, bounded, a.bits, char_item, &items, v->len / a.unit);
+    }
+    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING))
+        return enc_size_ext(w, &b, v->len, &bounded)
+            && enc_items(w, &b, bounded, 8, NULL, v->buf, v->len);
+    return put_open(w, v->buf, v->len);
+}
+
+static int enc_real(per_out *w, double v)
+{
+    const asn1h_codecs *codecs = w->e->spec->codecs;
+    uint8_t scratch[32];
+    asn1h_enc e = *w->e;
+    const uint8_t *q;
+    if (!codecs->real_encode)
+        return out_fail(w, ASN1H_ERR_VALUE);
+    e.start = scratch;
+    if (!(q = codecs->real_encode(&e, scratch + sizeof scratch, v)))
+        return 0;
+    return put_open(w, q, (size_t)(scratch + sizeof scratch - q));
+}
+
+/* Writes `fn`'s encoding as an open type: measured first, for its length, then written
+ * in place after it (an empty encoding is one 0 octet, X.691 11.1). */
+typedef int per_write_fn(per_out *w, const void *what, const void *v);
+
+static int enc_in_open(per_out *w, per_write_fn *fn, const void *what, const void *v)
+{
+    per_out measure = *w;
+    size_t octets, chunk, start;
+    measure.buf = NULL;
+    measure.pos = 0;
+    measure.cap = SIZE_MAX;
+    if (!fn(&measure, what, v))
+        return 0;
+    octets = measure.pos ? (measure.pos + 7) / 8 : 1;
+    if (octets >= FRAGMENT)                 /* rare enough to refuse: 16K and more */
+        return out_fail(w, ASN1H_ERR_VALUE);
+    if (!put_length(w, 0, 0, 0, octets, &chunk))
+        return 0;
+    start = w->pos;
+    if (!fn(w, what, v))
+        return 0;
+    return put_bits(w, (unsigned)(start + 8 * octets - w->pos), 0);
+}
+
+static int member_out(per_out *w, const void *what, const void *base)
+{
+    return enc_member(w, (const asn1h_member *)what, base);
+}
+
+static int enc_components(per_out *w, const asn1h_member *members, unsigned first,
+                          unsigned count, int root, const void *v)
+{
+    unsigned i;
+    for (i = first; i < first + count; i++) {
+        const asn1h_member *m = &members[i];
+        if ((root && (m->flags & ASN1H_M_EXTENSION))
+            || !(m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)))
+            continue;
+        if (!put_bits(w, 1, (uint64_t)asn1h_member_encoded(w->e->spec, m, v)))
+            return 0;
+    }
+    for (i = first; i < first + count; i++) {
+        const asn1h_member *m = &members[i];
+        if (root && (m->flags & ASN1H_M_EXTENSION))
+            continue;
+        if ((m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT))
+            && !asn1h_member_encoded(w->e->spec, m, v))
+            continue;
+        if (!enc_member(w, m, v))
+            return 0;
+    }
+    return 1;
+}
+
+static int group_out(per_out *w, const void *what, const void *v)
+{
+    const group_walk *g = (const group_walk *)what;
+    return enc_components(w, g->members, g->first, g->count, 0, v);
+}
+
+static int addition_present(const asn1h_spec *spec, const asn1h_member *members,
+                            const addition *a, const void *v)
+{
+    unsigned i;
+    for (i = a->first; i < a->first + a->count; i++)
+        if (asn1h_member_encoded(spec, &members[i], v))
+            return 1;
+    return 0;
+}
+
+static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_spec *spec = w->e->spec;
+    const asn1h_member *members = spec->members + t->first;
+    addition adds[MAX_ADDITIONS];
+    unsigned nadds = 0, i, any = 0;
+    if (t->flags & ASN1H_T_EXTENSIBLE) {
+        nadds = additions_of(spec, t, adds, MAX_ADDITIONS);
+        for (i = 0; i < nadds; i++)
+            any |= (unsigned)addition_present(spec, members, &adds[i], v);
+        if (!put_bits(w, 1, any))
+            return 0;
+    }
+    if (!enc_components(w, members, 0, t->count, 1, v))
+        return 0;
+    if (!any)
+        return 1;
+    if (nadds <= 64) {                      /* the bitmap's length, normally small */
+        if (!put_bits(w, 7, nadds - 1u))
+            return 0;
+    } else {
+        size_t chunk;
+        if (!put_bits(w, 1, 1) || !put_length(w, 0, 0, 0, nadds, &chunk))
+            return 0;
+    }
+    for (i = 0; i < nadds; i++)
+        if (!put_bits(w, 1, (uint64_t)addition_present(spec, members, &adds[i], v)))
+            return 0;
+    for (i = 0; i < nadds; i++) {
+        if (!addition_present(spec, members, &adds[i], v))
+            continue;
+        if (!adds[i].group) {
+            if (!enc_in_open(w, member_out, &members[adds[i].first], v))
+                return 0;
+        } else {
+            group_walk g;
+            g.members = members;
+            g.first = adds[i].first;
+            g.count = adds[i].count;
+            if (!enc_in_open(w, group_out, &g, v))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_spec *spec = w->e->spec;
+    const asn1h_member *members = spec->members + t->first;
+    uint32_t which;
+    unsigned i;
+    memcpy(&which, v, sizeof which);
+    if (which == 0 || which > t->count)     /* none, or an unknown one kept from BER */
+        return out_fail(w, ASN1H_ERR_CHOICE);
+    i = which - 1;
+    if (!(members[i].flags & ASN1H_M_EXTENSION)) {
+        unsigned roots = root_count(members, t->count);
+        if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
+            return 0;
+        if (!put_constrained(w, roots - 1u, root_rank(spec, members, t->count, i)))
+            return 0;
+        if (!enc_member(w, &members[i], v))
+            return 0;
+        return 1;
+    }
+    {
+        unsigned j, index = 0;
+        for (j = 0; j < i; j++)
+            index += (members[j].flags & ASN1H_M_EXTENSION) != 0;
+        return put_bits(w, 1, 1) && put_small(w, index)
+            && enc_in_open(w, member_out, &members[i], v);
+    }
+}
+
+static int enc_list(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_member *element = &w->e->spec->members[t->first];
+    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
+                                                     : asn1h_member_type(w->e->types, element)->size;
+    per_bounds b = bounds_of(w->e->spec, t);
+    void *items;
+    size_t count, done = 0;
+    int bounded;
+    asn1h_array_get(v, &items, &count);
+    if (!enc_size_ext(w, &b, count, &bounded))
+        return 0;
+    if (bounded && (count < b.size_lb || count > b.size_ub))
+        return out_fail(w, ASN1H_ERR_CONSTRAINT);
+    for (;;) {
+        size_t chunk = count - done, before = chunk, i;
+        if (!(bounded && b.size_lb == b.size_ub && b.size_ub < 65536)
+            && !put_length(w, bounded ? b.size_lb : 0, b.size_ub, bounded, chunk, &chunk))
+            return 0;
+        for (i = 0; i < chunk; i++) {
+            if (!enc_member(w, element, (const uint8_t *)items + (done + i) * size)) {
+                asn1h_path_push(w->e->err, NULL, done + i);
+                return 0;
+            }
+        }
+        done += chunk;
+        if ((bounded && b.size_ub < 65536) || before < FRAGMENT)
+            return 1;
+    }
+}
+
+static int open_value_out(per_out *w, const void *what, const void *v)
+{
+    return enc_value(w, (const asn1h_type *)what, v);
+}
+
+static int enc_value(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_codecs *codecs = w->e->spec->codecs;
+    if (asn1h_constrained(t) && codecs->satisfies && !codecs->satisfies(w->e->spec, t, v))
+        return out_fail(w, ASN1H_ERR_CONSTRAINT);
+    switch ((asn1h_kind)t->kind) {
+    case ASN1H_BOOLEAN:
+        return put_bits(w, 1, *(const bool *)v);
+    case ASN1H_NULL:
+        return 1;
+    case ASN1H_INTEGER:
+        return enc_integer(w, t, v);
+    case ASN1H_ENUMERATED:
+        return enc_enumerated(w, t, v);
+    case ASN1H_REAL:
+        return enc_real(w, *(const double *)v);
+    case ASN1H_BIT_STRING:
+        return enc_bits(w, t, (const asn1h_bits *)v);
+    case ASN1H_BYTES:
+        return enc_bytes(w, t, (const asn1h_bytes *)v);
+    case ASN1H_OPEN: {
+        const asn1h_open *open = (const asn1h_open *)v;
+        if (open->type && open->value)
+            return enc_in_open(w, open_value_out, open->type, open->value);
+        if (!open->buf)
+            return out_fail(w, ASN1H_ERR_VALUE);
+        return put_open(w, open->buf, open->len);
+    }
+    case ASN1H_SEQUENCE:
+    case ASN1H_SET:
+        return enc_sequence(w, t, v);
+    case ASN1H_CHOICE:
+        return enc_choice(w, t, v);
+    case ASN1H_SEQUENCE_OF:
+    case ASN1H_SET_OF:
+        return enc_list(w, t, v);
+    }
+    return out_fail(w, ASN1H_ERR_VALUE);
+}
+
+asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
+                            uint8_t *buf, size_t cap, size_t *len, asn1h_error *err)
+{
+    asn1h_error local;
+    asn1h_enc e;
+    per_out w;
+
+    err = asn1h_error_reset(err ? err : &local, type);
+    e.start = buf;
+    e.err = err;
+    e.spec = asn1h_spec_of(type);
+    e.types = type - type->self;
+    w.e = &e;
+    w.buf = buf;
+    w.pos = 0;
+    w.cap = cap > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * cap;
+    w.aligned = variant == ASN1H_APER;
+    if (!enc_value(&w, type, value))
+        return err->code == ASN1H_OK ? ASN1H_ERR_VALUE : err->code;
+    if (w.pos == 0) {                       /* an empty encoding is one 0 octet */
+        if (!put_bits(&w, 8, 0))
+            return err->code;
+    } else if ((w.pos & 7) && !put_bits(&w, 8 - (unsigned)(w.pos & 7), 0)) {
+        return err->code;
+    }
+    *len = w.pos / 8;
+    return ASN1H_OK;
+}

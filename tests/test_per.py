@@ -1,0 +1,293 @@
+"""PER (X.691), unaligned and aligned, against pycrate and asn1tools, on every build mode.
+
+Random values within their constraints (tests/valuegen.py) of the types of
+tests/specs/per/PerTest.asn (one of each PER form) and of ETSI ITS CAM are encoded by
+pycrate and asn1tools in UPER and APER, and by asn1tools in DER.  Through the generated
+converter, in the compiled, interpreted and mixed builds:
+  - our encoder writes the reference PER of the value, from its DER;
+  - our decoder reads it: re-encoded in DER it is the DER of the value;
+  - PER in, PER out gives the same octets.
+The reference PER is pycrate's, or asn1tools' where pycrate's decoder reads that back as
+the value and not its own encoder's output; where it reads back neither, it must read back
+ours.  Where the references disagree, X.691 decides:
+  - asn1tools encodes a semi-constrained INTEGER with a negative lower bound,
+    `INTEGER (-10..MAX)`, as the number instead of its offset from the bound (X.691 10.7,
+    "n - lb");
+  - asn1tools does not align an empty character string after its length in APER, where
+    pycrate and X.691 30.5.7 do (and both do for bit and octet strings);
+  - pycrate's APER encoder writes a stray 00 before the length of every extension
+    addition, which its own decoder refuses.
+A BIT STRING with named bits goes to pycrate in canonical form (X.691 16.3): pycrate keeps
+the trailing 0 bits it is given.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+import asn1tools
+import pytest
+from hypothesis import HealthCheck, given, reject, settings, strategies as st  # noqa: F401
+
+import cbuild
+import specbuilds
+import typedtlv
+from asn1c_hybrid import api
+from pycrate_ref import PycrateSpec, to_pycrate
+from valuegen import ValueStrategies
+
+TESTS = Path(__file__).resolve().parent
+PER_SPEC = [TESTS / "specs" / "per" / "PerTest.asn"]
+CAM_SPEC = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / "ETSI_ITS_CAM" / "*.asn")))
+RRC_SPEC = sorted(Path(p) for p in glob.glob(
+    str(specbuilds.SPECS / "3GPP_LTE_RRC_36331_r14" / "*.asn")))
+MODES = list(specbuilds.MODES)
+EXAMPLES = int(os.environ.get("ASN1H_PER_EXAMPLES", "25"))
+VARIANTS = {"uper": "uper", "aper": "per"}      # ours -> asn1tools' codec name
+
+
+class SpecUnderTest:
+    def __init__(self, files, module: str):
+        self.files = files
+        self.module = module
+        self.graph = api.load([str(f) for f in files])
+        self.reference = {codec: asn1tools.compile_files([str(f) for f in files], codec)
+                          for codec in ("der", "uper", "per")}
+        self.strategies = ValueStrategies(self.graph)
+        self.pycrate = PycrateSpec(files, module)
+        self.builds = {mode: cbuild.converter(files, *specbuilds.MODES[mode],
+                                              flags=specbuilds.FLAGS) for mode in MODES}
+
+    def run(self, mode: str, pdu: str, data: bytes, source: str, target: str):
+        return self.builds[mode].run("-p", f"{self.module}.{pdu}", "-i", source, "-o", target,
+                                     "-", input=data, check=False)
+
+
+_specs: dict[str, SpecUnderTest] = {}
+
+
+def spec(name: str) -> SpecUnderTest:
+    if name not in _specs:
+        files, module = {"per": (PER_SPEC, "PerTest"),
+                         "cam": (CAM_SPEC, "CAM-PDU-Descriptions"),
+                         "rrc": (RRC_SPEC, "EUTRA-RRC-Definitions")}[name]
+        _specs[name] = SpecUnderTest(files, module)
+    return _specs[name]
+
+
+def reference_per(s: SpecUnderTest, pdu: str, value, ours: str):
+    """The PER of `value` by pycrate, or by asn1tools, whichever pycrate's decoder reads
+    back as the value (None when neither does), and the value in pycrate's terms."""
+    type_id = f"{s.module}.{pdu}"
+    aligned = ours == "aper"
+    try:
+        wanted = to_pycrate(s.graph, type_id, value)
+        candidates = [s.pycrate.encode(pdu, wanted, aligned)]
+    except Exception as exc:                # pycrate's IA5String leaves DEL (0x7F) out
+        if "invalid character" not in str(exc):
+            raise
+        reject()
+    candidates.append(s.reference[VARIANTS[ours]].encode(pdu, value))
+    for data in candidates:
+        if s.pycrate.reads_as(pdu, data, aligned, wanted):
+            return data, wanted
+    return None, wanted
+
+
+def loses_components(value, decoded) -> bool:
+    """Whether a component of `value` is missing from `decoded`, at any depth."""
+    if isinstance(value, dict):
+        return not isinstance(decoded, dict) or any(
+            k not in decoded or loses_components(v, decoded[k]) for k, v in value.items())
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+        return not isinstance(decoded, tuple) or loses_components(value[1], decoded[1])
+    if isinstance(value, list):
+        return not isinstance(decoded, list) or len(value) != len(decoded) or any(
+            loses_components(v, d) for v, d in zip(value, decoded))
+    return False
+
+
+def check(s: SpecUnderTest, pdu: str, value) -> None:
+    type_id = f"{s.module}.{pdu}"
+    raw = s.reference["der"].encode(pdu, value)
+    if loses_components(value, s.reference["der"].decode(pdu, raw)):
+        reject()        # asn1tools leaves out an addition that follows an absent group
+    der = typedtlv.canonical_der(s.graph, type_id, raw)
+    for ours in VARIANTS:
+        per, wanted = reference_per(s, pdu, value, ours)
+        for mode in MODES:
+            encoded = s.run(mode, pdu, der, "ber", ours)
+            assert encoded.returncode == 0, (mode, ours, value, encoded.stderr.decode())
+            if per is None:                 # both encoders err here: pycrate's decoder judges
+                assert s.pycrate.reads_as(pdu, encoded.stdout, ours == "aper", wanted), \
+                    f"{mode} {ours} {value!r}: pycrate does not read {encoded.stdout.hex()}"
+                per = encoded.stdout
+            assert encoded.stdout == per, \
+                f"{mode} {ours} {value!r}:\nours      {encoded.stdout.hex()}\nreference {per.hex()}"
+            decoded = s.run(mode, pdu, per, ours, "der")
+            assert decoded.returncode == 0, (mode, ours, value, decoded.stderr.decode())
+            assert decoded.stdout == der, (mode, ours, value, per.hex())
+            again = s.run(mode, pdu, per, ours, ours)
+            assert again.stdout == per, (mode, ours, value)
+
+
+PER_TYPES = ["Kinds", "Message", "Record", "Pick", "Size", "Colour"]
+
+
+@pytest.mark.parametrize("pdu", PER_TYPES)
+def test_every_form_against_asn1tools(pdu):
+    s = spec("per")
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(value=s.strategies.of(f"PerTest.{pdu}"))
+    def run(value):
+        check(s, pdu, value)
+
+    run()
+
+
+@pytest.mark.parametrize("pdu", ["CAM"])
+def test_its_cam_against_asn1tools(pdu):
+    s = spec("cam")
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(value=s.strategies.of(f"CAM-PDU-Descriptions.{pdu}"))
+    def run(value):
+        check(s, pdu, value)
+
+    run()
+
+
+RRC_PDUS = ["BCCH-BCH-Message", "BCCH-DL-SCH-Message", "PCCH-Message", "DL-CCCH-Message",
+            "DL-DCCH-Message", "UL-CCCH-Message", "UL-DCCH-Message"]
+
+
+@pytest.mark.parametrize("pdu", RRC_PDUS)
+def test_lte_rrc_against_the_references(pdu):
+    s = spec("rrc")
+
+    @settings(max_examples=max(EXAMPLES // 5, 3), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(value=s.strategies.of(f"EUTRA-RRC-Definitions.{pdu}"))
+    def run(value):
+        check(s, pdu, value)
+
+    run()
+
+
+# -- the application protocols: APER messages through their information object sets ----
+S1AP_SETUP = ("initiatingMessage", {
+    "procedureCode": 17, "criticality": "reject",
+    "value": ("S1SetupRequest", {"protocolIEs": [
+        {"id": 59, "criticality": "reject",
+         "value": ("Global-ENB-ID", {"pLMNidentity": b"\x45\xf6\x42",
+                                     "eNB-ID": ("homeENB-ID", (0x1234567, 28))})},
+        {"id": 60, "criticality": "ignore", "value": ("ENBname", "enb-0001")},
+        {"id": 64, "criticality": "reject",
+         "value": ("SupportedTAs", [{"tAC": b"\x00\x1b", "broadcastPLMNs": [b"\x45\xf6\x42"]}])},
+        {"id": 137, "criticality": "ignore", "value": ("PagingDRX", "v128")}]})})
+
+NGAP_SETUP = ("initiatingMessage", {
+    "procedureCode": 21, "criticality": "reject",
+    "value": ("NGSetupRequest", {"protocolIEs": [
+        {"id": 27, "criticality": "reject",
+         "value": ("GlobalRANNodeID", ("globalGNB-ID", {
+             "pLMNIdentity": b"\x00\xf1\x10", "gNB-ID": ("gNB-ID", (1, 32))}))},
+        {"id": 82, "criticality": "ignore", "value": ("RANNodeName", "gnb-1")},
+        {"id": 102, "criticality": "reject",
+         "value": ("SupportedTAList", [{"tAC": b"\x00\x00\x01", "broadcastPLMNList": [
+             {"pLMNIdentity": b"\x00\xf1\x10",
+              "tAISliceSupportList": [{"s-NSSAI": {"sST": b"\x01"}}]}]}])},
+        {"id": 21, "criticality": "ignore", "value": ("PagingDRX", "v128")}]})})
+
+AP_CASES = {
+    "s1ap": ("3GPP_S1AP_36413_r14", "S1AP-PDU-Descriptions", "S1AP-PDU", S1AP_SETUP),
+    "ngap": ("3GPP_NGAP_38413_r17", "NGAP-PDU-Descriptions", "NGAP-PDU", NGAP_SETUP),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AP_CASES))
+def test_application_protocol_messages_round_trip(name):
+    """pycrate writes a setup request of the protocol in APER (its decoder reads it back
+    as the value); every build reads it and writes the same octets, its ProtocolIE-Field
+    values carried as open types."""
+    folder, module, pdu, value = AP_CASES[name]
+    files = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / folder / "*.asn")))
+    reference = PycrateSpec(files, module)
+    data = reference.encode(pdu, value, True)
+    assert reference.reads_as(pdu, data, True, value)
+    for mode in MODES:
+        build = cbuild.converter(files, *specbuilds.MODES[mode], flags=specbuilds.FLAGS)
+        result = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-",
+                           input=data, check=False)
+        assert result.returncode == 0, (mode, result.stderr.decode())
+        assert result.stdout == data, (mode, result.stdout.hex(), data.hex())
+        truncated = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-",
+                              input=data[:len(data) // 2], check=False)
+        assert truncated.returncode == 1 and b"input ends inside a value" in truncated.stderr
+
+
+# -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
+def clean_failure(result) -> bool:
+    """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""
+    text = result.stderr.decode(errors="replace")
+    if "Sanitizer" in text or "runtime error" in text:
+        return False
+    return result.returncode == 0 or (result.returncode == 1 and text.startswith("-:"))
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_malformed_per_fails_cleanly(variant):
+    """Every truncation and every flipped bit of a message, in every build: a value or a
+    clear error, never a crash."""
+    s = spec("per")
+    value = {"kinds": {
+        "flag": True, "nothing": None, "tiny": 1, "byteRange": -128, "wordRange": 65535,
+        "wide": 4294967295, "negative": -5000000000, "semi": 10**30, "free": -(10**20),
+        "extended": 99, "single": 42, "colour": "green", "size": "huge",
+        "fixedBits": (b"\xa0", 3), "longBits": (b"\xff\x0f\xf0", 20), "someBits": (b"\xaa", 7),
+        "anyBits": (b"\x55\x55", 16), "named": (b"\x84", 6), "pair": b"xy", "block": b"12345",
+        "someOctets": b"q" * 200, "anyOctets": b"z" * 130, "extOctets": b"long!",
+        "hex": "0A1B", "ia5": "ia5\x01", "numeric": "12 34", "printable": "Print (able)",
+        "visible": "vis!", "bmp": "\u4e2d\u6587", "utf8": "\u00e9t\u00e9", "oid": "1.3.6.1.4",
+        "list": [0, 255], "anyList": ["red", "blue"], "fixedList": [True, True],
+        "maybe": 3, "byDefault": 99, "pick": ("later", True),
+        "record": {"id": 16, "note": "n", "added": 7, "grouped": True, "extra": "x",
+                   "after": "red"}},
+        "tail": [{"id": 1}]}
+    data = reference_per(s, "Message", value, variant)[0] or \
+        s.run("interpreted", "Message", s.reference["der"].encode("Message", value), "ber",
+              variant).stdout
+    for mode in MODES:
+        build = s.builds[mode]
+        jobs = [(build, ("-p", "PerTest.Message", "-i", variant, "-o", variant, "-"),
+                 data[:cut]) for cut in range(1, len(data))]
+        for k in range(0, 8 * len(data), 3):
+            flipped = bytearray(data)
+            flipped[k // 8] ^= 0x80 >> (k % 8)
+            jobs.append((build, ("-p", "PerTest.Message", "-i", variant, "-o", variant, "-"),
+                         bytes(flipped)))
+        results = specbuilds.run_many(jobs)
+        for (_, _, given), result in zip(jobs, results):
+            assert clean_failure(result), (mode, given.hex(), result.stderr.decode())
+        assert all(r.returncode == 1 for r in results[:len(data) - 1])    # every cut
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_lengths_that_promise_too_much(variant):
+    """Fragments of 64K elements with nothing after them: refused before any allocation
+    of that size; elements of no bits (NULL) are bounded by the arena's limit."""
+    s = spec("per")
+    bomb = b"\xc4" * 64 + b"\x00"
+    for mode in MODES:
+        build = s.builds[mode]
+        colours = build.run("-p", "PerTest.Colours", "-i", variant, "-o", variant, "-",
+                            input=bomb, check=False)
+        assert colours.returncode == 1 and b"input ends inside a value" in colours.stderr
+        nulls = build.run("-p", "PerTest.Nulls", "-i", variant, "-o", "null",
+                          "--max-memory", "1000000", "-", input=bomb, check=False)
+        assert nulls.returncode == 1 and b"memory" in nulls.stderr.lower(), nulls.stderr
+        fine = build.run("-p", "PerTest.Nulls", "-i", variant, "-o", variant, "-",
+                         input=b"\x03", check=False)
+        assert fine.returncode == 0 and fine.stdout == b"\x03"
