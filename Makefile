@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test grammar bench fuzz clean
+.PHONY: demo test grammar bench fuzz coverage clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,15 @@ bench: $(STAMP)
 FUZZ_SECONDS ?= 600
 fuzz: $(STAMP)
 	$(PY) fuzz/run.py --seconds $(FUZZ_SECONDS)
+
+# Real-world specifications (not in CI: it fetches Wireshark's and Heimdal's source packages
+# with `apt-get source`, which needs deb-src entries; or give WIRESHARK=dir HEIMDAL=dir):
+# every module set through check (strict and --lenient), compile in both modes, a -Werror
+# build, a smoke round trip, and Debian's asn1c beside it.  Writes docs/coverage.md.
+WIRESHARK ?=
+HEIMDAL ?=
+coverage: $(STAMP)
+	$(PY) coverage/run.py $(if $(WIRESHARK),--wireshark $(WIRESHARK)) $(if $(HEIMDAL),--heimdal $(HEIMDAL))
 
 # Regenerates the committed Python parser from grammars/ with the ANTLR 4.13.2 tool.
 grammar: $(STAMP)

@@ -129,10 +129,12 @@ class CompileOptions:
 
 # ---- the stages --------------------------------------------------------------------------
 
-def load(specs: Sequence[str], diagnostics: Optional[Diagnostics] = None) -> TypeGraph:
+def load(specs: Sequence[str], diagnostics: Optional[Diagnostics] = None, *,
+         lenient: bool = False) -> TypeGraph:
     """Parses and analyses the specifications (files, or directories of .asn/.asn1
-    files).  Raises CompileError with `file:line:col` diagnostics."""
-    return frontend.load(list(specs), diagnostics)
+    files).  Raises CompileError with `file:line:col` diagnostics.  `lenient` accepts the
+    common defects of real specifications with a warning (docs/frontend.md)."""
+    return frontend.load(list(specs), diagnostics, lenient=lenient)
 
 
 def pdus(graph: TypeGraph, options: SelectOptions) -> list[str]:
@@ -261,10 +263,11 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     return {name: files[name] for name in names}
 
 
-def list_outputs(specs: Sequence[str], output_dir: str, options: CompileOptions) -> list[str]:
+def list_outputs(specs: Sequence[str], output_dir: str, options: CompileOptions, *,
+                 lenient: bool = False) -> list[str]:
     """The paths `compile_to` would write, writing nothing.  The specifications are read
     only when no name is given, so that a build system can ask cheaply at configure time."""
-    graph = None if options.name is not None else load(specs)
+    graph = None if options.name is not None else load(specs, lenient=lenient)
     return [os.path.join(output_dir, name)
             for name in output_names(output_name(graph, options), options)]
 

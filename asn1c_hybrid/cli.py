@@ -36,6 +36,19 @@ def _warn(message: str) -> None:
 def _add_spec_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("specs", nargs="+", metavar="SPEC",
                         help="ASN.1 files, or directories searched for .asn/.asn1 files")
+    parser.add_argument("--lenient", action="store_true",
+                        help="accept the common defects of real specifications (an empty "
+                             "parameter list, IMPLICIT on a CHOICE, ...) with a warning each; "
+                             "docs/frontend.md lists them")
+
+
+def _load(args: argparse.Namespace):
+    """The type graph of the SPECs; in lenient mode, the tolerated defects are printed."""
+    diagnostics = Diagnostics(lenient=args.lenient)
+    graph = api.load(args.specs, diagnostics)
+    if args.lenient:
+        diagnostics.print(sys.stderr)
+    return graph
 
 
 def _add_selection_args(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +82,7 @@ def _select_options(args: argparse.Namespace) -> api.SelectOptions:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Parse and analyse; print every error and warning; exit 0 only without errors."""
-    diagnostics = Diagnostics()
+    diagnostics = Diagnostics(lenient=args.lenient)
     try:
         graph = api.load(args.specs, diagnostics)
     except CompileError:
@@ -84,7 +97,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     options = _select_options(args)
-    selection = api.select(api.load(args.specs), options, progress=_note)
+    selection = api.select(_load(args), options, progress=_note)
     for note in selection.notes:
         _warn(note)
     sys.stdout.write(format_selection(selection, args.format))
@@ -100,10 +113,10 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
 def cmd_compile(args: argparse.Namespace) -> int:
     options = _compile_options(args)
     if args.list_outputs:
-        for path in api.list_outputs(args.specs, args.output, options):
+        for path in api.list_outputs(args.specs, args.output, options, lenient=args.lenient):
             print(path)
         return 0
-    graph = api.load(args.specs)
+    graph = _load(args)
     selection = None
     if options.mode == "hybrid":
         selection = api.select(graph, options.select, progress=_note)
@@ -118,7 +131,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    graph = api.load(args.specs)
+    graph = _load(args)
     bar: Optional[Progress] = None
 
     def progress(done: int, total: int) -> None:

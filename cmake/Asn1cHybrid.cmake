@@ -8,14 +8,16 @@
 #   asn1c_hybrid_generate(TARGET name SPECS file_or_dir...
 #                         [PDUS Module.Type...] [PROFILE profile.json...]
 #                         [BUDGET 20%|bytes] [PREFIX p_] [MODE hybrid|compiled|interpreted]
-#                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES])
+#                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
+#                         [LENIENT])
 #
 # makes a static library `name` from the generated C (NAME.h and NAME.c, NAME defaults to
 # the target's name, in OUTPUT_DIR, default ${CMAKE_CURRENT_BINARY_DIR}/name).  Link it
 # and include "NAME.h".  The runtime comes as the shared library target
 # asn1c_hybrid_runtime (RUNTIME LIBRARY, the default: one copy for every spec in the
 # program) or as sources written next to the generated code and compiled into `name`
-# (RUNTIME SOURCES: --emit-runtime).
+# (RUNTIME SOURCES: --emit-runtime).  LENIENT passes --lenient: the common defects of
+# real specifications are accepted with a warning (docs/frontend.md, "Lenient mode").
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
@@ -56,7 +58,7 @@ function(_asn1c_hybrid_link_libm target)
 endfunction()
 
 function(asn1c_hybrid_generate)
-  cmake_parse_arguments(PARSE_ARGV 0 arg ""
+  cmake_parse_arguments(PARSE_ARGV 0 arg "LENIENT"
     "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "asn1c_hybrid_generate: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -99,6 +101,9 @@ function(asn1c_hybrid_generate)
   endif()
   if(arg_PREFIX)
     list(APPEND options --prefix "${arg_PREFIX}")
+  endif()
+  if(arg_LENIENT)
+    list(APPEND options --lenient)
   endif()
   foreach(pdu IN LISTS arg_PDUS)
     list(APPEND options --pdu "${pdu}")

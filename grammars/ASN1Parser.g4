@@ -100,6 +100,9 @@ assignment
     | UREF parameterList? asnType ASSIGN LBRACE elementSetSpecs? RBRACE        # setAssignment
     // Value or object assignment (X.680 16.2, X.681 11.1).
     | LREF parameterList? asnType ASSIGN asnValue                               # valueAssignment
+    // The same with an upper-case name (a defect: analysis reports it, lenient mode takes
+    // it); a set assignment wins wherever the braces also read as a set.
+    | UREF asnType ASSIGN asnValue                                              # upperValueAssignment
     // X.208 macro definition: kept by name, its body skipped.
     | UREF MACRO ASSIGN BEGIN (~END)* END                                      # macroDefinition
     // X.208 macro instance ("sysDescr OBJECT-TYPE SYNTAX ... ::= { system 1 }").
@@ -125,8 +128,10 @@ parameter
     : (asnType COLON)? (UREF | LREF)
     ;
 
+// X.683 9.5 wants at least one; an empty list (a bound commented out) is read so that
+// analysis can point at it (lenient mode accepts it).
 actualParameterList
-    : LBRACE actualParameter (COMMA actualParameter)* RBRACE
+    : LBRACE (actualParameter (COMMA actualParameter)*)? RBRACE
     ;
 
 actualParameter
@@ -299,8 +304,14 @@ atNotation
     ;
 
 elementSetSpecs
-    : elementSetSpec (COMMA ELLIPSIS exceptionSpec? (COMMA elementSetSpec)?)?
-    | ELLIPSIS exceptionSpec? (COMMA elementSetSpec)?
+    : elementSetSpec (COMMA ELLIPSIS exceptionSpec? (COMMA elementSetSpec)? extraMarker*)?
+    | ELLIPSIS exceptionSpec? (COMMA elementSetSpec)? extraMarker*
+    ;
+
+// A second extension marker, and more additions: not X.680 16.1 / X.681 12.3, but found in
+// real object sets; analysis points at it (lenient mode reads the rest as additions).
+extraMarker
+    : COMMA ELLIPSIS (COMMA elementSetSpec)?
     ;
 
 elementSetSpec

@@ -787,46 +787,59 @@ static int member_in_open(per_in *r, const void *what, void *base)
     return dec_member(r, (const asn1h_member *)what, base);
 }
 
-/* The extension additions of a SEQUENCE, one entry per addition: where its members start
- * in the member table and how many there are (a group's, or one).  Groups come from the
- * extension entry's `tag`: 1 + the index in spec->tags of {count, then per extension
- * member 2 * its addition's number, + 1 in a group}; 0 when there are none. */
+/* The extension additions of a SEQUENCE, walked one at a time (no array of them: PER
+ * nests deeply, and every level would pay for the largest SEQUENCE): where each one's
+ * members start in the member table and how many there are (a group's, or one).  Groups
+ * come from the extension entry's `tag`: 1 + the index in spec->tags of {count, then per
+ * extension member 2 * its addition's number, + 1 in a group}; 0 when there are none. */
 typedef struct addition {
     unsigned first, count;
     unsigned group;                 /* a group ([[ ]]): encoded as a SEQUENCE */
 } addition;
+
+typedef struct addition_cursor {
+    const asn1h_member *members;
+    const uint32_t *codes;          /* NULL: no groups */
+    unsigned count;                 /* members of the SEQUENCE */
+    unsigned i, k;                  /* the next member, the next code */
+} addition_cursor;
 
 typedef struct group_walk {
     const asn1h_member *members;
     unsigned first, count;
 } group_walk;
 
-static unsigned additions_of(const asn1h_spec *spec, const asn1h_type *t, addition *out,
-                             unsigned max)
+static void additions_begin(addition_cursor *c, const asn1h_spec *spec, const asn1h_type *t)
 {
-    const asn1h_member *members = spec->members + t->first;
-    const uint32_t *codes = NULL;
-    unsigned i, n = 0, k = 0;
-    uint32_t last = 0;
-    if ((t->flags & ASN1H_T_EXTENSIBLE) && members[t->count].tag)
-        codes = spec->tags + members[t->count].tag;
-    for (i = 0; i < t->count; i++) {
-        uint32_t code;
-        if (!(members[i].flags & ASN1H_M_EXTENSION))
-            continue;
-        code = codes ? codes[k] : 0;
-        k++;
-        if (codes && n && (code >> 1) == (last >> 1)) {
-            out[n - 1].count++;
-        } else if (n < max) {
-            out[n].first = i;
-            out[n].count = 1;
-            out[n].group = code & 1;
-            n++;
-        }
-        last = code;
+    c->members = spec->members + t->first;
+    c->codes = (t->flags & ASN1H_T_EXTENSIBLE) && c->members[t->count].tag
+        ? spec->tags + c->members[t->count].tag : NULL;
+    c->count = t->count;
+    c->i = c->k = 0;
+}
+
+/* The next addition into *a; 0 when there is none.  A group's members follow each other
+ * and share their addition's number. */
+static int addition_next(addition_cursor *c, addition *a)
+{
+    uint32_t code;
+    while (c->i < c->count && !(c->members[c->i].flags & ASN1H_M_EXTENSION))
+        c->i++;
+    if (c->i >= c->count)
+        return 0;
+    code = c->codes ? c->codes[c->k] : 0;
+    a->first = c->i;
+    a->count = 1;
+    a->group = code & 1;
+    c->i++;
+    c->k++;
+    while (c->codes && c->i < c->count && (c->members[c->i].flags & ASN1H_M_EXTENSION)
+           && (c->codes[c->k] >> 1) == (code >> 1)) {
+        a->count++;
+        c->i++;
+        c->k++;
     }
-    return n;
+    return 1;
 }
 
 /* Members [first, first + count) of a SEQUENCE or SET as PER encodes a root (or a group):
@@ -906,17 +919,18 @@ static int get_small_length(per_in *r, size_t *n)
 static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_member *members = r->d->spec->members + t->first;
-    addition adds[MAX_ADDITIONS];
+    addition_cursor cursor;
+    addition a;
     uint8_t bitmap[MAX_ADDITIONS / 8];
-    unsigned ext = 0, nadds;
+    unsigned ext = 0;
     size_t n, i;
+    int known = 1;
     if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
         return 0;
     if (!dec_components(r, members, 0, t->count, 1, v))
         return 0;
     if (!ext)
         return 1;
-    nadds = additions_of(r->d->spec, t, adds, MAX_ADDITIONS);
     if (!get_small_length(r, &n))
         return 0;
     if (n > MAX_ADDITIONS)
@@ -928,14 +942,16 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
             return 0;
         bitmap[i / 8] |= (uint8_t)(bit << (i % 8));
     }
+    additions_begin(&cursor, r->d->spec, t);
     for (i = 0; i < n; i++) {
+        known = known && addition_next(&cursor, &a);
         if (!((bitmap[i / 8] >> (i % 8)) & 1))
             continue;
-        if (i >= nadds) {                   /* an addition this version does not know */
+        if (!known) {                       /* an addition this version does not know */
             if (!skip_open(r))
                 return 0;
-        } else if (!adds[i].group) {
-            const asn1h_member *m = &members[adds[i].first];
+        } else if (!a.group) {
+            const asn1h_member *m = &members[a.first];
             if (!dec_in_open(r, member_in_open, m, v))
                 return 0;
             if (m->bit != ASN1H_NO_BIT)
@@ -943,8 +959,8 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
         } else {
             group_walk g;
             g.members = members;
-            g.first = adds[i].first;
-            g.count = adds[i].count;
+            g.first = a.first;
+            g.count = a.count;
             if (!dec_in_open(r, group_in_open, &g, v))
                 return 0;
         }
@@ -1448,12 +1464,21 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_spec *spec = w->e->spec;
     const asn1h_member *members = spec->members + t->first;
-    addition adds[MAX_ADDITIONS];
+    addition_cursor cursor;
+    addition a;
+    uint8_t present[MAX_ADDITIONS / 8];     /* each addition's, asked once */
     unsigned nadds = 0, i, any = 0;
+    memset(present, 0, sizeof present);
     if (t->flags & ASN1H_T_EXTENSIBLE) {
-        nadds = additions_of(spec, t, adds, MAX_ADDITIONS);
-        for (i = 0; i < nadds; i++)
-            any |= (unsigned)addition_present(spec, members, &adds[i], v);
+        additions_begin(&cursor, spec, t);
+        while (addition_next(&cursor, &a)) {
+            unsigned here = (unsigned)addition_present(spec, members, &a, v);
+            if (nadds >= MAX_ADDITIONS)
+                return out_fail(w, ASN1H_ERR_VALUE);
+            present[nadds / 8] |= (uint8_t)(here << (nadds % 8));
+            any |= here;
+            nadds++;
+        }
         if (!put_bits(w, 1, any))
             return 0;
     }
@@ -1470,19 +1495,20 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
             return 0;
     }
     for (i = 0; i < nadds; i++)
-        if (!put_bits(w, 1, (uint64_t)addition_present(spec, members, &adds[i], v)))
+        if (!put_bits(w, 1, (uint64_t)((present[i / 8] >> (i % 8)) & 1)))
             return 0;
-    for (i = 0; i < nadds; i++) {
-        if (!addition_present(spec, members, &adds[i], v))
+    additions_begin(&cursor, spec, t);
+    for (i = 0; addition_next(&cursor, &a); i++) {
+        if (!((present[i / 8] >> (i % 8)) & 1))
             continue;
-        if (!adds[i].group) {
-            if (!enc_in_open(w, member_out, &members[adds[i].first], v))
+        if (!a.group) {
+            if (!enc_in_open(w, member_out, &members[a.first], v))
                 return 0;
         } else {
             group_walk g;
             g.members = members;
-            g.first = adds[i].first;
-            g.count = adds[i].count;
+            g.first = a.first;
+            g.count = a.count;
             if (!enc_in_open(w, group_out, &g, v))
                 return 0;
         }

@@ -263,21 +263,85 @@ int main(void)
 """
 
 
+def configure_project(project: Path, build: Path, spec: Path, compiler: Compiler,
+                      *definitions: str) -> None:
+    """Configures a test's own CMake project, given its SPEC, with the strict flags."""
+    run(["cmake", "-S", project, "-B", build, "-G", "Unix Makefiles", f"-DSPEC={spec}",
+         f"-DASN1C_HYBRID_EXECUTABLE={compiler.exe}", "-DCMAKE_C_STANDARD=99",
+         "-DCMAKE_C_EXTENSIONS=OFF", f"-DCMAKE_C_FLAGS={STRICT_CFLAGS}", *definitions])
+
+
 def test_two_specs_with_prefixes_share_one_runtime_in_a_parallel_build(tmp_path, installed):
     project = tmp_path / "project"
     project.mkdir()
     (project / "CMakeLists.txt").write_text(TWO_SPECS_CMAKE)
     (project / "both.c").write_text(TWO_SPECS_MAIN)
     build = tmp_path / "build"
-    spec = REPO / "examples" / "personnel" / "personnel.asn"
-    run(["cmake", "-S", project, "-B", build, "-G", "Unix Makefiles", f"-DSPEC={spec}",
-         f"-DASN1C_HYBRID_EXECUTABLE={installed.exe}", "-DCMAKE_C_STANDARD=99",
-         "-DCMAKE_C_EXTENSIONS=OFF", f"-DCMAKE_C_FLAGS={STRICT_CFLAGS}"])
+    configure_project(project, build, REPO / "examples" / "personnel" / "personnel.asn",
+                      installed)
     out = cmake_build(build)
     assert "Generating C from ASN.1 for compiled_asn" in out
     assert "Generating C from ASN.1 for interpreted_asn" in out
     assert out.count("Linking C static library libasn1c_hybrid_runtime.a") == 1
     assert run([build / "both"]).strip() == "same"
+
+
+LENIENT_CMAKE = """
+cmake_minimum_required(VERSION 3.20)
+project(lenient C)
+execute_process(COMMAND "${ASN1C_HYBRID_EXECUTABLE}" --cmake-dir
+                OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+list(APPEND CMAKE_MODULE_PATH "${dir}")
+include(Asn1cHybrid)
+asn1c_hybrid_generate(TARGET defective_asn SPECS ${SPEC} MODE compiled ${EXTRA})
+add_executable(defective defective.c)
+target_link_libraries(defective PRIVATE defective_asn)
+"""
+
+# IMPLICIT on an untagged CHOICE (X.680 31.2.9 forbids it; asn1c reads it as EXPLICIT).
+DEFECTIVE_SPEC = """Defective DEFINITIONS IMPLICIT TAGS ::= BEGIN
+Choice ::= CHOICE { number INTEGER, flag BOOLEAN }
+Holder ::= SEQUENCE { choice [1] IMPLICIT Choice }
+END
+"""
+
+DEFECTIVE_MAIN = """
+#include <stdio.h>
+#include "defective_asn.h"
+int main(void)
+{
+    static const uint8_t der[] = {0x30, 0x05, 0xA1, 0x03, 0x02, 0x01, 0x07};
+    union { double align; uint8_t bytes[1024]; } buffer;
+    asn1h_arena arena;
+    Holder holder;
+    asn1h_arena_init(&arena, buffer.bytes, sizeof buffer.bytes, 0);
+    if (asn1h_decode(&Holder_type, &holder, der, sizeof der, &arena, NULL, NULL, NULL))
+        return 1;
+    printf("%lld\\n", (long long)holder.choice.u.number.v);
+    return 0;
+}
+"""
+
+
+def test_cmake_lenient_accepts_a_defective_spec_that_strict_refuses(tmp_path, installed):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CMakeLists.txt").write_text(LENIENT_CMAKE)
+    (project / "defective.c").write_text(DEFECTIVE_MAIN)
+    spec = project / "defective.asn"
+    spec.write_text(DEFECTIVE_SPEC)
+    strict = tmp_path / "strict"
+    configure_project(project, strict, spec, installed)
+    result = subprocess.run(["cmake", "--build", str(strict)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    assert result.returncode != 0
+    assert f"{spec}:3:30: error: IMPLICIT cannot tag an untagged CHOICE" in result.stdout
+    assert "accept it with --lenient" in result.stdout
+    lenient = tmp_path / "lenient"
+    configure_project(project, lenient, spec, installed, "-DEXTRA=LENIENT")
+    out = cmake_build(lenient)
+    assert "warning: IMPLICIT cannot tag an untagged CHOICE" in out
+    assert run([lenient / "defective"]).strip() == "7"
 
 
 # ---- a plain Makefile ---------------------------------------------------------------------

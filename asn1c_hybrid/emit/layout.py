@@ -585,6 +585,16 @@ class _Builder:
             self._strategy(m)
             layout.members.append(m)
         layout.present_bytes = (bit + 7) // 8
+        if kind in (Kind.SET, Kind.CHOICE):
+            # Tags that clash (accepted by --lenient): the first member takes the tag, as in
+            # the interpreter, and the others are left to it.
+            taken: set[int] = set()
+            for m in layout.members:
+                if m.first_octet is not None and m.match_octet in taken:
+                    m.first_octet = None
+                    m.strategy = "generic"
+                elif m.first_octet is not None:
+                    taken.add(m.match_octet)
         if kind == Kind.SET:
             layout.der_order = _der_order(self.graph, owner)
         if kind in (Kind.SEQUENCE, Kind.SET) and owner.extensible:

@@ -16,13 +16,16 @@ _RECURSION_LIMIT = 20000
 
 
 def load(paths: Sequence[Union[str, os.PathLike]],
-         diagnostics: Optional[Diagnostics] = None) -> TypeGraph:
+         diagnostics: Optional[Diagnostics] = None, *, lenient: bool = False) -> TypeGraph:
     """Parse and analyse the given files, and the .asn/.asn1 files in the given directories.
+    `lenient` (or `diagnostics.lenient`) tolerates the common defects of real
+    specifications with a warning each (docs/frontend.md, "Lenient mode").
 
     Errors and warnings are recorded in `diagnostics`; if there is any error, raises
     CompileError carrying all of them."""
     if diagnostics is None:
         diagnostics = Diagnostics()
+    diagnostics.lenient = diagnostics.lenient or lenient
     previous_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
     graph = None

@@ -22,7 +22,7 @@ from .deferred import DeferredReader
 from .loader import LoadedSpecification
 from .objects import ObjectReader
 from .resolve import CLASS, OBJECT, OBJECT_SET, TYPE, VALUE, VALUE_SET, Resolver
-from .scope import Definition, Poisoned, Scope, SemanticError
+from .scope import Definition, Poisoned, Scope, SemanticError, Unresolved
 from .typebuilder import TypeBuilder
 from .values import ValueReader
 
@@ -70,6 +70,8 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
         # memo tables (keyed by assignment identity and instance keys)
         self.categories: dict = {}
         self.import_state: dict = {}
+        self.import_redirects: dict = {}        # lenient mode: id(ImportLink) -> module
+        self.stand_ins: set[str] = set()        # lenient mode: open types standing in
         self.named: dict = {}
         self.building: set = set()
         self.instances_in_progress: dict = {}
@@ -99,19 +101,36 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
         return self.locations[-1] if self.locations else None
 
     def report(self, error: SemanticError) -> None:
-        self.error(error.message, error.location or self.current_location())
+        self.error(error.message, error.location or self.current_location(), error.hint)
 
-    def error(self, message: str, location=None) -> None:
+    def error(self, message: str, location=None, hint: str = "") -> None:
         key = ("error", message, location)
         if key not in self.reported:
             self.reported.add(key)
-            self.diagnostics.error(message, location)
+            self.diagnostics.error(message, location, hint)
 
     def warning(self, message: str, location=None) -> None:
         key = ("warning", message, location)
         if key not in self.reported:
             self.reported.add(key)
             self.diagnostics.warning(message, location)
+
+    def defect(self, message: str, location, *, rule: str, fix: str, instead: str) -> bool:
+        """A tolerated defect (Diagnostics.defect), reported once per place."""
+        key = ("defect", message, location)
+        if key not in self.reported:
+            self.reported.add(key)
+            return self.diagnostics.defect(message, location, rule=rule, fix=fix,
+                                           instead=instead)
+        return self.diagnostics.lenient
+
+    def check_markers(self, specs: ast.ElementSetSpecs, scope: Scope) -> None:
+        """A second extension marker: lenient mode reads what follows as more additions."""
+        for pos in specs.extra_markers:
+            if not self.defect("a second extension marker", scope.location(pos),
+                               rule="X.680 50, X.681 12", fix="remove it",
+                               instead="what follows it is read as more additions"):
+                raise Poisoned()
 
     # ------------------------------------------------------------------ run
 
@@ -141,6 +160,8 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
         try:
             with self.reporting_at(location):
                 return function(*args)
+        except Unresolved:
+            pass                # lenient mode: left out, as the warning at its cause said
         except SemanticError as error:
             self.report(error)
         except Poisoned:
@@ -165,6 +186,12 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
                          f"definition is ignored", target.location())
             return
         category = self.category(target)
+        if isinstance(assignment, ast.ValueAssignment) and name[0].isupper() and \
+                not self.defect(f"'{name}' is a value reference spelled in upper case",
+                                target.location(), rule="X.680 12.4",
+                                fix="begin it with a lower-case letter",
+                                instead="read as a value reference"):
+            return
         if target.params is not None:
             self.check_parameters(target)
             return
@@ -236,9 +263,19 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
             result = self.value(value, component.type, scope)
             self.check_value_constraints(result, component.type, component.location,
                                          f"the DEFAULT value of '{component.name}'")
+        except Unresolved:
+            component.has_default = False           # lenient mode: left out
+            return
         except SemanticError as error:
-            raise SemanticError(f"bad DEFAULT value for '{component.name}': {error.message}",
-                                error.location or component.location) from None
+            if error.hint:                          # already says what to do
+                raise
+            message = f"bad DEFAULT value for '{component.name}': {error.message}"
+            if self.defect(message, error.location or component.location, rule="X.680 25",
+                           fix="correct the value", instead="the component is OPTIONAL"):
+                component.has_default = False
+                component.optional = True
+                return
+            raise Poisoned() from None
         component.default = result
 
     def report_missing_modules(self) -> None:
@@ -258,8 +295,12 @@ class Analyzer(Resolver, DeferredReader, TypeBuilder, ValueReader, ConstraintRea
             if missing.reported:
                 continue
             if missing.used:
-                self.error(f"module '{missing.name}' is imported but not found among the "
-                           f"inputs", missing.location)
+                self.defect(f"module '{missing.name}' is imported but not found among the "
+                            f"inputs", missing.location, rule="X.680 13",
+                            fix="give the file that defines it",
+                            instead="a name imported from it is taken from the one input "
+                                    "that defines it, else what needs it is an open type "
+                                    "or left out")
             else:
                 self.warning(f"module '{missing.name}' is imported but not found among the "
                              f"inputs; nothing imported from it is used", missing.location)

@@ -238,6 +238,8 @@ class ElementSetSpecs(ElementSet):
     extensible: bool = False
     additions: Optional[ElementSet] = None
     pos: Pos = (0, 0)
+    # Extension markers after the first (a defect; their additions are in `additions`).
+    extra_markers: tuple[Pos, ...] = ()
 
 
 @dataclass(slots=True)

@@ -98,6 +98,9 @@ class AstBuilder:
             return ast.ValueAssignment(ctx.LREF().getText(), pos, self.type(ctx.asnType()),
                                        self.value(ctx.asnValue()),
                                        self.parameters(ctx.parameterList()))
+        if isinstance(ctx, P.UpperValueAssignmentContext):
+            return ast.ValueAssignment(ctx.UREF().getText(), pos, self.type(ctx.asnType()),
+                                       self.value(ctx.asnValue()), None)
         if isinstance(ctx, P.SetAssignmentContext):
             specs = ctx.elementSetSpecs()
             return ast.SetAssignment(ctx.UREF().getText(), pos, self.type(ctx.asnType()),
@@ -359,10 +362,14 @@ class AstBuilder:
         pos = _pos(ctx)
         if not extensible:
             return ast.ElementSetSpecs(sets[0], False, None, pos)
-        starts_with_marker = ctx.start.type == L.ELLIPSIS
-        if starts_with_marker:
-            return ast.ElementSetSpecs(None, True, sets[0] if sets else None, pos)
-        return ast.ElementSetSpecs(sets[0], True, sets[1] if len(sets) > 1 else None, pos)
+        root = None if ctx.start.type == L.ELLIPSIS else sets.pop(0)
+        markers = ctx.extraMarker()
+        sets += [self.element_set(m.elementSetSpec()) for m in markers
+                 if m.elementSetSpec() is not None]
+        additions = None if not sets else sets[0] if len(sets) == 1 \
+            else ast.Union_(sets, _pos(ctx.elementSetSpec(len(ctx.elementSetSpec()) - 1)))
+        return ast.ElementSetSpecs(root, True, additions, pos,
+                                   tuple(_tpos(m.ELLIPSIS().symbol) for m in markers))
 
     def element_set(self, ctx: P.ElementSetSpecContext) -> ast.ElementSet:
         if ctx.ALL() is not None:

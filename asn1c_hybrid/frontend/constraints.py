@@ -20,7 +20,7 @@ from ..typegraph import Constraints, Kind, Node, Range, universal
 from . import ast
 from .builtins import CHARACTER_STRING_TYPES, STRING_ALPHABETS, STRING_LIMITS, TIME_TYPES
 from .resolve import OBJECT_SET
-from .scope import Scope, SemanticError
+from .scope import Poisoned, Scope, SemanticError, Unresolved
 
 _MAX_ALPHABET = 1 << 16
 
@@ -256,11 +256,26 @@ class ConstraintReader:
             if isinstance(spec, ast.TableConstraint):
                 raise SemanticError("a table constraint applies to a class field type only",
                                     location)
+            self.check_markers(spec, scope)
             domain = Domain("value", target, current, scope)
-            root = self.evaluate_set(spec.root, domain, patterns) if spec.root is not None \
-                else Projection()
-            added = self.evaluate_set(spec.additions, domain, patterns) \
-                if spec.additions is not None else None
+            try:
+                root = self.evaluate_set(spec.root, domain, patterns) \
+                    if spec.root is not None else Projection()
+                added = self.evaluate_set(spec.additions, domain, patterns) \
+                    if spec.additions is not None else None
+            except Unresolved:
+                continue                            # lenient mode: left unapplied
+            except SemanticError as error:
+                # OCTET STRING (5) for (SIZE (5)), INTEGER (SIZE (24)), a component that
+                # is not there: lenient mode leaves such a constraint out.
+                if error.hint:                      # already says what to do
+                    raise
+                if self.defect(error.message, error.location or location, rule="X.680 51",
+                               fix="correct the constraint",
+                               instead="the constraint is left out"):
+                    continue
+                raise Poisoned() from None
+
             self.check_within_parent(root, current, extensible, target, constraint, location)
             current = current.intersect(root)
             extensible = spec.extensible
@@ -408,6 +423,8 @@ class ConstraintReader:
         """The root of a constraint inside SIZE, FROM or WITH COMPONENT(S), and whether
         it is extensible."""
         spec = constraint.spec
+        if isinstance(spec, ast.UserDefinedConstraint):
+            return Projection(), False              # not checked (X.682 9), as at top level
         if not isinstance(spec, ast.ElementSetSpecs):
             raise SemanticError("this constraint cannot be nested",
                                 domain.scope.location(constraint.pos))
@@ -472,8 +489,9 @@ class ConstraintReader:
             raise SemanticError(f"a value range is not applicable to {node.builtin}", location)
         if aspect == "value" and node.builtin in TIME_TYPES:
             return Projection()
-        number_type = self.integer_node() if aspect == "size" or node.kind == Kind.INTEGER \
-            else node.id
+        # The bounds of a value range are values of the constrained type, so its named
+        # numbers can be used (IEEE 1609.2: NinetyDegreeInt (min..max)).
+        number_type = self.integer_node() if aspect == "size" else node.id
         parent = domain.parent.values
         parent_lo, parent_hi = parent.hull() if parent is not None else (None, None)
         if aspect == "size" and parent_lo is None:
@@ -535,6 +553,10 @@ class ConstraintReader:
         source = self.target_node(type_id)
         node = domain.node
         if domain.aspect == "value":
+            if node.kind == Kind.OPEN:
+                # X.680 51.6, a type constraint (H.235's TYPE-IDENTIFIER.&Type(KeySigned...)):
+                # the value is kept as its encoding, like any open type, and not checked.
+                return Projection()
             if source.kind != node.kind:
                 raise SemanticError(f"{source.builtin} cannot constrain {node.builtin}",
                                     location)

@@ -210,8 +210,10 @@ def _link_imports(loaded: LoadedSpecification, diagnostics: Diagnostics) -> None
                     module.ambiguous[symbol.name].append(link)
                 elif symbol.name in module.imports:
                     if module.imports[symbol.name].clause.module == clause.module:
-                        diagnostics.error(f"'{symbol.name}' is imported twice from "
-                                          f"{clause.module}", module.location(symbol.pos))
+                        diagnostics.defect(f"'{symbol.name}' is imported twice from "
+                                           f"{clause.module}", module.location(symbol.pos),
+                                           rule="X.680 13", fix="remove one",
+                                           instead="the second is ignored")
                         continue
                     module.ambiguous[symbol.name] = [module.imports.pop(symbol.name), link]
                 else:

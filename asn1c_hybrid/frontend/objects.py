@@ -20,7 +20,7 @@ from . import ast
 from .deferred import top_level
 from .generated.ASN1Lexer import ASN1Lexer as L
 from .resolve import CLASS, OBJECT, OBJECT_SET, article, plain_reference
-from .scope import Binding, Poisoned, Scope, SemanticError
+from .scope import Binding, Poisoned, Scope, SemanticError, Unbound, Unresolved
 
 _FIELD_TOKENS = (L.TYPE_FIELD_REF, L.VALUE_FIELD_REF)
 _FAILED = object()
@@ -200,6 +200,21 @@ class ObjectReader:
 
     def read_object(self, block: ast.BlockValue, cls: ClassInfo, scope: Scope,
                     home: str) -> InfoObject:
+        """An object's notation (X.681 11).  One that cannot be read (a comment without
+        its "--", a list where a set is due) is left out of its sets in lenient mode."""
+        try:
+            return self._read_object(block, cls, scope, home)
+        except SemanticError as error:
+            if error.hint:                          # already says what to do
+                raise
+            location = error.location or scope.location(block.pos)
+            if self.defect(error.message, location, rule="X.681 11", fix="correct the object",
+                           instead="the object is left out"):
+                raise Unresolved(error.message, location) from None
+            raise Poisoned() from None
+
+    def _read_object(self, block: ast.BlockValue, cls: ClassInfo, scope: Scope,
+                     home: str) -> InfoObject:
         tokens = block.tokens
         location = scope.location(block.pos)
         if cls.definition.syntax is None or (tokens and tokens[0][0] in _FIELD_TOKENS):
@@ -331,10 +346,15 @@ class ObjectReader:
         known = cache.get(key)
         if known is _FAILED:
             raise Poisoned()
+        if isinstance(known, Unresolved):
+            raise known
         if known is not None:
             return known
         try:
             result = compute()
+        except Unresolved as unresolved:            # lenient mode: left out, quietly
+            cache[key] = unresolved
+            raise
         except SemanticError as error:
             cache[key] = _FAILED
             self.report(error)
@@ -450,6 +470,8 @@ class ObjectReader:
         """An actual parameter for a value set or object set dummy: ``{...}``, or (not
         quite X.683, but common) a bare reference to a set."""
         actual = binding.actual
+        if isinstance(actual, Unbound):             # lenient mode: an empty extensible set
+            return ast.ElementSetSpecs(None, True, None, actual.pos)
         if isinstance(actual, ast.BlockValue):
             return self.block_as_element_set(actual, binding.scope)
         if isinstance(actual, ast.ReferencedType):
@@ -467,6 +489,7 @@ class ObjectReader:
                       home: str, name: str) -> InfoObjectSet:
         """An object set from its notation.  It is extensible when it says so, or when a
         set it is made from is (so a dummy bound to an extensible set stays extensible)."""
+        self.check_markers(specs, scope)
         state = _SetState()
         objects: list[InfoObject] = []
         if specs.root is not None:
@@ -511,18 +534,25 @@ class ObjectReader:
             return result
         if isinstance(element, ast.SingleValue):
             value = element.value
-            if isinstance(value, ast.BlockValue):
-                counter.count += 1
-                return [self.object_of(value, cls, scope, f"{home}.{counter.count}")]
-            ref = plain_reference(value)
-            if ref is not None and ref.fields:
-                return self.objects_from_object(ref, scope)
-            return [self.object_of(value, cls, scope, home)]
+            try:
+                if isinstance(value, ast.BlockValue):
+                    counter.count += 1
+                    return [self.object_of(value, cls, scope, f"{home}.{counter.count}")]
+                ref = plain_reference(value)
+                if ref is not None and ref.fields:
+                    return self.objects_from_object(ref, scope)
+                return [self.object_of(value, cls, scope, home)]
+            except Unresolved:
+                return []                           # lenient mode: left out
         if isinstance(element, ast.TypeElement) and isinstance(element.type, ast.ReferencedType):
             ref = element.type.ref
             if ref.fields:
                 return self.objects_from_object_set(ref, scope, home)
-            referenced = self.object_set_of_target(self.lookup(ref, scope), ref, scope, home)
+            try:
+                referenced = self.object_set_of_target(self.lookup(ref, scope), ref, scope,
+                                                       home)
+            except Unresolved:
+                return []                           # lenient mode: left out
             counter.extensible = counter.extensible or referenced.extensible
             counter.single_name = referenced.name
             return referenced.objects

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
+from ..diagnostics import lenient_hint
 from . import ast
 from .builtins import BUILTIN_CLASS_MODULE, BUILTIN_CLASSES, CHARACTER_STRING_TYPES, TIME_TYPES
 from .scope import (Binding, Definition, ImportLink, ModuleScope, Poisoned, Scope,
-                    SemanticError)
+                    SemanticError, Unbound, Unresolved)
 
 Target = Union[Definition, Binding]
 
@@ -75,12 +76,34 @@ class Resolver:
                 break
             seen.add(id(module))
             self.check_import(link, module)
-            module = link.target
+            module = self.import_redirects.get(id(link), link.target)
         if name in BUILTIN_CLASSES:
             builtin = self.builtin_modules[BUILTIN_CLASS_MODULE]
             return Definition(builtin, builtin.assignments[name])
         where = f" in module {module.name}" if (qualified or module is not from_module) else ""
-        raise SemanticError(f"'{name}' is not defined{where}", from_module.location(pos))
+        if where:
+            raise SemanticError(f"'{name}' is not defined{where}", from_module.location(pos))
+        return self.undefined_name(name, from_module.location(pos))
+
+    def undefined_name(self, name: str, location) -> Definition:
+        """A name neither defined nor imported.  Lenient mode takes it from the one input
+        module that defines it (files edited by hand often lose an import), or leaves it
+        Unresolved.  A probing caller catches the SemanticError this raises, so nothing is
+        reported here but the lenient warning."""
+        definers = [m for m in self.modules if name in m.assignments]
+        if not self.diagnostics.lenient:
+            fix = f"import it from {definers[0].name}" if len(definers) == 1 else \
+                "define or import it"
+            raise SemanticError(f"'{name}' is not defined", location,
+                                lenient_hint("X.680 13", fix))
+        if len(definers) == 1:
+            self.defect(f"'{name}' is not defined or imported", location, rule="X.680 13",
+                        fix="", instead=f"taken from {definers[0].name}, which defines it")
+            return Definition(definers[0], definers[0].assignments[name])
+        self.defect(f"'{name}' is not defined or imported", location, rule="X.680 13",
+                    fix="", instead="no single input defines it: what needs it is an open "
+                                    "type or left out")
+        raise Unresolved(f"'{name}' is not defined", location)
 
     def check_import(self, link: ImportLink, module: ModuleScope) -> None:
         """An imported symbol must be defined (or imported) by its module and exported."""
@@ -89,9 +112,20 @@ class Resolver:
             return
         if state is False:
             raise Poisoned()
+        if state is Unresolved:
+            raise Unresolved(f"'{link.symbol.name}' is defined nowhere",
+                             module.location(link.symbol.pos))
         if link.target is None:
             self.mark_missing_used(link)
-            raise Poisoned()
+            if link.missing is None or link.missing.reported or not self.diagnostics.lenient:
+                raise Poisoned()
+            # Lenient mode: report_missing_modules warns about the module once.
+            state = self.import_from_elsewhere(link, module, quiet=True)
+            self.import_state[id(link)] = state
+            if state is Unresolved:
+                raise Unresolved(f"'{link.symbol.name}' is defined nowhere",
+                                 module.location(link.symbol.pos))
+            return
         name = link.symbol.name
         target = link.target
         location = module.location(link.symbol.pos)
@@ -103,14 +137,47 @@ class Resolver:
                 self.warning(f"the X.208 macro {name} is exported by {target.name} but not "
                              f"defined there; its instances are read as values", location)
             else:
-                self.error(f"'{name}' is not defined in module {target.name}", location)
-                ok = False
+                ok = self.import_from_elsewhere(link, module)
         elif target.exports is not None and name not in target.exports:
-            self.error(f"'{name}' is not exported by module {target.name}", location)
-            ok = False
+            ok = self.defect(f"'{name}' is not exported by module {target.name}", location,
+                             rule="X.680 13", fix=f"export it from {target.name}",
+                             instead="imported all the same")
         self.import_state[id(link)] = ok
+        if ok is Unresolved:
+            raise Unresolved(f"'{name}' is defined nowhere", location)
         if not ok:
             raise Poisoned()
+
+    def import_from_elsewhere(self, link: ImportLink, module: ModuleScope,
+                              quiet: bool = False):
+        """A symbol its module does not define (often a cut-down copy of a standard
+        module), or imported from a module no input defines (`quiet`: that is reported
+        once per module).  Lenient mode imports it from the one input module that defines
+        it, or, when none does, leaves it Unresolved.  Returns the import's state."""
+        name = link.symbol.name
+        definers = [m for m in self.modules if name in m.assignments]
+        if quiet:
+            if len(definers) == 1:
+                self.import_redirects[id(link)] = definers[0]
+                return True
+            return Unresolved
+        location = module.location(link.symbol.pos)
+        message = f"'{name}' is not defined in module {link.target.name}"
+        if len(definers) == 1:
+            instead = f"imported from {definers[0].name}, which defines it"
+        elif definers:
+            instead = ("imported from none of " + ", ".join(m.name for m in definers)
+                       + ", which all define it: what needs it is an open type or left out")
+        else:
+            instead = "no input defines it: what needs it is an open type or left out"
+        if not self.defect(message, location, rule="X.680 13",
+                           fix=f"define it in {link.target.name} or import it from where "
+                               "it is defined", instead=instead):
+            return False
+        if len(definers) == 1:
+            self.import_redirects[id(link)] = definers[0]
+            return True
+        return Unresolved
 
     def macro_names(self, module: ModuleScope) -> set[str]:
         """Names used as macros (``value MACRO-NAME ... ::= value``) in a module."""
@@ -135,7 +202,7 @@ class Resolver:
                     continue
                 try:
                     self.check_import(link, module)
-                except Poisoned:
+                except (Poisoned, Unresolved):
                     continue
                 if link.shadowed:
                     self.check_shadowed_import(link, module, location)
@@ -150,8 +217,10 @@ class Resolver:
         except (SemanticError, Poisoned):
             theirs = None
         if theirs is None or ast_shape(mine) != ast_shape(theirs):
-            self.error(f"'{link.symbol.name}' is both imported from {link.target.name} and "
-                       f"defined in module {module.name}", location)
+            self.defect(f"'{link.symbol.name}' is both imported from {link.target.name} and "
+                        f"defined in module {module.name}", location, rule="X.680 13",
+                        fix="remove the import or the definition",
+                        instead="the module's own definition is used")
 
     # -------------------------------------------------------------- categories
 
@@ -237,13 +306,25 @@ class Resolver:
         params = target.params
         args = ref.args
         if params is None:
-            if args is not None:
-                raise SemanticError(f"'{target.name}' is not parameterized",
-                                    scope.location(ref.pos))
+            # Cut-down copies of standard modules drop the parameters of DirectoryString
+            # and the like, but not from the references to them.
+            if args is not None and not self.defect(
+                    f"'{target.name}' is not parameterized", scope.location(ref.pos),
+                    rule="X.683 9", fix="remove the actual parameters",
+                    instead="the actual parameters are ignored"):
+                raise Poisoned()
             return Scope(target.module)
-        if args is None:
-            raise SemanticError(f"'{target.name}' needs {len(params)} actual parameter(s)",
-                                scope.location(ref.pos))
+        if not args:
+            # An empty list is usually a bound commented out ({--ub-name--}), which asn2wrs
+            # ignores: lenient mode leaves the constraints of the unbound dummies unapplied.
+            message = f"'{target.name}' is given no actual parameters" if args is not None \
+                else f"'{target.name}' needs {len(params)} actual parameter(s)"
+            if not self.defect(message, scope.location(ref.pos), rule="X.683 9",
+                               fix="give them",
+                               instead="constraints that use its dummies are left out, "
+                                       "and a type dummy is an open type"):
+                raise Poisoned()
+            args = [Unbound(ref.pos) for _ in params]
         if len(args) != len(params):
             raise SemanticError(f"'{target.name}' takes {len(params)} parameter(s), "
                                 f"{len(args)} given", scope.location(ref.pos))
@@ -261,6 +342,8 @@ class Resolver:
     def actual_fingerprint(self, actual: ast.Actual, scope: Scope):
         """What an actual parameter means, as a hashable value: a bare dummy reference is
         replaced by what it is bound to, so that a recursive instance is recognised."""
+        if isinstance(actual, Unbound):
+            return ("unbound",)
         ref = None
         if isinstance(actual, ast.ReferencedType):
             ref = actual.ref

@@ -17,12 +17,14 @@ from . import ast
 
 
 class SemanticError(Exception):
-    """An error in the specification, reported once where it is found."""
+    """An error in the specification, reported once where it is found.  `hint` follows
+    the message in the diagnostic (Diagnostic.hint)."""
 
-    def __init__(self, message: str, location: Optional[Location] = None):
+    def __init__(self, message: str, location: Optional[Location] = None, hint: str = ""):
         super().__init__(message)
         self.message = message
         self.location = location
+        self.hint = hint
 
 
 class Poisoned(Exception):
@@ -75,6 +77,25 @@ class ModuleScope:
 
     def location(self, pos: ast.Pos) -> Location:
         return Location(self.file, pos[0], pos[1])
+
+
+@dataclass(frozen=True)
+class Unbound:
+    """The actual parameter of a dummy that was given none (lenient mode)."""
+    pos: ast.Pos
+
+
+class Unresolved(Exception):
+    """Raised where lenient mode left a name without meaning (a dummy given no actual
+    parameter, a name imported from a module that does not define it and that no input
+    defines): a constraint that needs it is left out, a type that names it is an open
+    type, and any other definition that needs it is left out (docs/frontend.md).  Not a
+    SemanticError: the lenient warning was given where the name was found wanting."""
+
+    def __init__(self, message: str, location: Optional[Location] = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
 
 
 @dataclass(eq=False)

@@ -23,7 +23,8 @@ from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, OpenTypeRule, Ta
 from . import ast
 from .builtins import ASSOCIATED_TYPES, BUILTIN_FILE, KINDS
 from .resolve import CLASS, OBJECT, TYPE, VALUE_SET, article, plain_reference
-from .scope import Binding, Definition, Poisoned, Scope, SemanticError
+from .scope import (Binding, Definition, Poisoned, Scope, SemanticError, Unbound,
+                    Unresolved)
 from .tagging import TAG_CLASSES, apply_tag, tagging_is_explicit
 
 # A pending tag: (tag, "IMPLICIT"/"EXPLICIT"/None, position, scope it was written in).
@@ -102,6 +103,8 @@ class TypeBuilder:
         except Poisoned:
             self.named[key] = _FAILED
             raise
+        except Unresolved:
+            self.stand_in(place, (), scope.location(target.assignment.pos))
         finally:
             self.building.discard(place)
         return place
@@ -158,8 +161,15 @@ class TypeBuilder:
             if mode == "IMPLICIT" and (untagged_without_tlv or inner_is_dummy):
                 what = ("a dummy reference" if inner_is_dummy else
                         "an untagged CHOICE" if kind == Kind.CHOICE else "an open type")
-                raise SemanticError(f"IMPLICIT cannot tag {what}: its tag is not known "
-                                    f"(X.680 31.2.9); write EXPLICIT", scope.location(pos))
+                message = f"IMPLICIT cannot tag {what}: its tag is not known"
+                if inner_is_dummy:
+                    raise SemanticError(message, scope.location(pos),
+                                        " (X.680 31.2.9); write EXPLICIT")
+                # asn1c reads it as EXPLICIT too (ATN ULCS, C12.22, GOOSE, MMS).
+                if not self.defect(message, scope.location(pos), rule="X.680 31.2.9",
+                                   fix="write EXPLICIT", instead="read as EXPLICIT"):
+                    raise Poisoned()
+                mode = "EXPLICIT"
             explicit = tagging_is_explicit(mode, scope.module.tag_default, kind, tags,
                                            inner_is_dummy)
             tags = apply_tag(tag, explicit, tags)
@@ -170,7 +180,10 @@ class TypeBuilder:
 
     def build_reference(self, ref: ast.Reference, scope: Scope, place: str, frames: tuple,
                         tagging: Tagging, constraints: list) -> str:
-        target = self.lookup(ref, scope)
+        try:
+            target = self.lookup(ref, scope)
+        except Unresolved:
+            return self.stand_in(place, tagging, scope.location(ref.pos))
         if isinstance(target, Binding):
             category = self.category(target)
             if category == TYPE:
@@ -178,6 +191,8 @@ class TypeBuilder:
                     raise SemanticError(f"'{ref.name}' is a dummy reference, not a "
                                         f"parameterized type", scope.location(ref.pos))
                 actual = target.actual
+                if isinstance(actual, Unbound):
+                    return self.stand_in(place, tagging, scope.location(ref.pos))
                 if not isinstance(actual, ast.Type):
                     raise SemanticError(f"the actual parameter for '{ref.name}' is not a type",
                                         scope.location(ref.pos))
@@ -200,8 +215,7 @@ class TypeBuilder:
                                 scope.location(ref.pos))
         if target.params is None:
             if ref.args is not None:
-                raise SemanticError(f"'{target.name}' is not parameterized",
-                                    scope.location(ref.pos))
+                self.instantiate(target, ref, scope)        # reports the defect
             named = self.named_type(target)
             if not tagging and not constraints:
                 return named
@@ -326,6 +340,18 @@ class TypeBuilder:
             return self.build_instance_of(t, scope, place, tagging)
         raise AssertionError(f"unexpected type {type(t).__name__}")
 
+    def stand_in(self, place: str, tagging: Tagging, location) -> str:
+        """An open type in place of what lenient mode could not resolve (a name defined
+        nowhere, a dummy given no actual parameter).  Its tags are explicit, as an open
+        type's must be; tag clashes with it are only warned about (checks.py)."""
+        for identifier in [i for i in self.graph.nodes
+                           if i == place or i.startswith(place + ".")]:
+            del self.graph.nodes[identifier]        # what was built before the failure
+        tagging = tuple((tag, "EXPLICIT" if mode == "IMPLICIT" else mode, pos, scope)
+                        for tag, mode, pos, scope in tagging)
+        self.stand_ins.add(place)
+        return self.new_node(place, Kind.OPEN, "ANY", tagging, location).id
+
     def new_node(self, place: str, kind: Kind, builtin: str, tagging: Tagging,
                  location, base_tags: Optional[tuple[Tag, ...]] = None) -> Node:
         if base_tags is None:
@@ -404,10 +430,17 @@ class TypeBuilder:
                 raise SemanticError(f"named bit '{item.name}' must be non-negative, "
                                     f"not {number}", location)
             if item.name in result:
-                raise SemanticError(f"'{item.name}' is named twice in {what}", location)
-            if number in by_value:
-                raise SemanticError(f"'{item.name}' and '{by_value[number]}' have the same "
-                                    f"value {number}", location)
+                if not self.defect(f"'{item.name}' is named twice in {what}", location,
+                                   rule="X.680 19" if what == "INTEGER" else "X.680 22",
+                                   fix="rename one of them",
+                                   instead=f"the second is named '{item.name}-{number}'"):
+                    raise Poisoned()
+                item = replace(item, name=f"{item.name}-{number}")
+            if number in by_value and not self.defect(
+                    f"'{item.name}' and '{by_value[number]}' have the same value {number}",
+                    location, rule="X.680 19" if what == "INTEGER" else "X.680 22",
+                    fix="give them different values", instead="both names are kept"):
+                raise Poisoned()
             result[item.name] = number
             by_value[number] = item.name
         return result
@@ -443,12 +476,17 @@ class TypeBuilder:
         def add(item, number):
             location = scope.location(item.pos)
             if item.name in values:
-                raise SemanticError(f"'{item.name}' is named twice in ENUMERATED", location)
+                if not self.defect(f"'{item.name}' is named twice in ENUMERATED", location,
+                                   rule="X.680 20", fix="rename one of them",
+                                   instead=f"the second is named '{item.name}-{number}'"):
+                    raise Poisoned()
+                item = replace(item, name=f"{item.name}-{number}")
             if number in used:
                 raise SemanticError(f"'{item.name}({number})' has the same value as "
                                     f"'{used[number]}'", location)
             values[item.name] = number
             used[number] = item.name
+            return item.name
 
         for item in root:
             number = number_of(item)
@@ -461,6 +499,7 @@ class TypeBuilder:
                     next_free += 1
                 add(item, next_free)
         last_addition: Optional[int] = None
+        addition_names: list[str] = []
         for item in additions:
             number = number_of(item)
             if number is None:
@@ -471,12 +510,12 @@ class TypeBuilder:
                 raise SemanticError(f"extension addition '{item.name}({number})' must be "
                                     f"greater than the previous one ({last_addition})",
                                     scope.location(item.pos))
-            add(item, number)
+            addition_names.append(add(item, number))
             last_addition = number
         node.named_numbers = values
         extensible = markers > 0 or scope.module.extensibility_implied
         node.extensible = extensible
-        node.enum_extension = [item.name for item in additions] if extensible else None
+        node.enum_extension = addition_names if extensible else None
 
     # -------------------------------------------------------- components
 
@@ -486,13 +525,21 @@ class TypeBuilder:
         member belongs to the component, the rest to the type."""
         if isinstance(t, ast.TaggedType):
             tag = Tag(TAG_CLASSES[t.tag_class], self.tag_number(t, scope))
-            type_id = self.build_type(t.type, scope, place, frames)
+            tagging = ((tag, t.mode, t.pos, scope),)
+            try:
+                type_id = self.build_type(t.type, scope, place, frames)
+            except Unresolved:                      # lenient mode: this member only
+                type_id = self.stand_in(place, (), scope.location(t.pos))
+            if type_id in self.stand_ins:           # explicit, as stand_in() says
+                tagging = ((tag, "EXPLICIT", t.pos, scope),)
             node = self.node(type_id)
             is_dummy = self.is_untagged_dummy(t.type, scope)
-            tags = self.apply_tagging(node.kind, node.tags, ((tag, t.mode, t.pos, scope),),
-                                      is_dummy)
+            tags = self.apply_tagging(node.kind, node.tags, tagging, is_dummy)
             return type_id, tags
-        type_id = self.build_type(t, scope, place, frames)
+        try:
+            type_id = self.build_type(t, scope, place, frames)
+        except Unresolved:
+            type_id = self.stand_in(place, (), scope.location(t.pos))
         return type_id, self.node(type_id).tags
 
     def is_untagged_dummy(self, t: ast.Type, scope: Scope) -> bool:
@@ -618,12 +665,21 @@ class TypeBuilder:
                          tagging: Tagging, constraints: list) -> str:
         """``CLASS.&field`` (X.681 14) and ``object.&Type`` (X.681 15)."""
         base = ast.Reference(ref.name, ref.pos, ref.module, ref.args, ())
-        target = self.lookup(base, scope)
-        category = self.category(target)
         location = scope.location(ref.pos)
+        try:
+            target = self.lookup(base, scope)
+        except Unresolved:
+            return self.stand_in(place, tagging, location)
+        category = self.category(target)
         if category == CLASS:
             cls = self.class_info(target, base, scope)
-            field_path, cls, field = self.field_path(cls, ref.fields, location)
+            try:
+                field_path, cls, field = self.field_path(cls, ref.fields, location)
+            except SemanticError as error:          # a cut-down copy of the class
+                if self.defect(error.message, location, rule="X.681 14",
+                               fix="name a field of the class", instead="an open type"):
+                    return self.stand_in(place, tagging, location)
+                raise Poisoned() from None
             table, others = split_table_constraints(constraints)
             if field.kind in ("type", "variable-value", "variable-valueset"):
                 node = self.new_node(place, Kind.OPEN, "OPEN", tagging, location)
@@ -659,7 +715,16 @@ class TypeBuilder:
         if not at_list:
             return                                   # no key: the type cannot be chosen
         at = at_list[0]
-        levels_up, key_field = self.key_field(at, frames, scope, cls)
+        try:
+            levels_up, key_field = self.key_field(at, frames, scope, cls)
+        except SemanticError as error:              # "@opcode" naming nothing
+            if error.hint:
+                raise
+            if not self.defect(error.message, error.location, rule="X.682 10",
+                               fix="name the key component",
+                               instead="the open type is kept undecoded"):
+                raise Poisoned() from None
+            return
         entries: dict = {}
         for number, obj in enumerate(objects.objects, 1):
             key = self.object_value_or_none(obj, key_field)

@@ -18,7 +18,7 @@ from .deferred import split_items
 from .generated.ASN1Lexer import ASN1Lexer as L
 from .oids import well_known_arc
 from .resolve import OBJECT, VALUE, article
-from .scope import Binding, Definition, Poisoned, Scope, SemanticError
+from .scope import Binding, Definition, Poisoned, Scope, SemanticError, Unbound, Unresolved
 
 _OID_TYPES = ("OBJECT IDENTIFIER", "RELATIVE-OID")
 _SPECIAL_REALS = {"PLUS-INFINITY": math.inf, "MINUS-INFINITY": -math.inf,
@@ -70,6 +70,8 @@ class ValueReader:
                 raise SemanticError(f"'{ref.name}' is {article(category)}, not a value",
                                     location)
             actual = target.actual
+            if isinstance(actual, Unbound):
+                raise Unresolved(f"'{ref.name}' has no actual parameter", location)
             if isinstance(actual, ast.Type):
                 actual = _type_as_value(actual)
                 if actual is None:
@@ -98,6 +100,8 @@ class ValueReader:
                                     target.location())
             if state == "failed":
                 raise Poisoned()
+            if isinstance(state, Unresolved):
+                raise state
             return state
         self.value_states[key] = "busy"
         scope = Scope(target.module)
@@ -124,6 +128,9 @@ class ValueReader:
             raise Poisoned() from None
         except Poisoned:
             self.value_states[key] = "failed"
+            raise
+        except Unresolved as unresolved:
+            self.value_states[key] = unresolved
             raise
         self.value_states[key] = result
         return result
@@ -365,6 +372,31 @@ class ValueReader:
 
     # --------------------------------------------------------------- OIDs
 
+    def upper_value_reference(self, name: str, scope: Scope, location) -> Optional[str]:
+        """The value `name`, spelled with an upper-case initial, stands for: a value
+        assignment of that name, or of the name with a lower-case initial (Z39.50 defines
+        `z39-50` and writes `{Z39-50 2}`).  A defect lenient mode accepts; None if neither
+        is a value."""
+        for candidate in (name, name[0].lower() + name[1:]):
+            if candidate not in scope.module.assignments and \
+                    candidate not in scope.module.imports:
+                continue                            # looking it up would report it
+            try:
+                target = self.lookup(ast.Reference(candidate, (location.line,
+                                                               location.column)), scope)
+            except (SemanticError, Poisoned, Unresolved):
+                continue
+            if isinstance(target, Definition) and \
+                    isinstance(target.assignment, ast.ValueAssignment):
+                instead = "read as a value reference" if candidate == name else \
+                    f"read as '{candidate}'"
+                if not self.defect(f"'{name}' is a value reference spelled in upper case",
+                                   location, rule="X.680 12.4",
+                                   fix="begin it with a lower-case letter", instead=instead):
+                    raise Poisoned()
+                return candidate
+        return None
+
     def oid_value(self, block: ast.BlockValue, scope: Scope, relative: bool) -> str:
         """Dotted form of ``{ iso(1) member-body(2) 840 }``, ``{ id-pkix 3 }``, ..."""
         arcs: list[int] = []
@@ -382,6 +414,13 @@ class ValueReader:
                 ref = ast.Reference(tokens[i + 2][1], (line, column), text)
                 self.oid_reference(ref, arcs, scope, location, relative)
                 i += 3
+                continue
+            meant = self.upper_value_reference(text, scope, location) \
+                if token_type == L.UREF else None
+            if meant is not None:
+                self.oid_reference(ast.Reference(meant, (line, column)), arcs, scope, location,
+                                   relative)
+                i += 1
                 continue
             if token_type != L.LREF:
                 raise SemanticError(f"{text!r} cannot be part of an OBJECT IDENTIFIER value",
@@ -492,6 +531,13 @@ class ValueReader:
             size = len(value)
         elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], bytes):
             size = value[1]
+        if isinstance(value, tuple) and self.target_node(type_id).named_bits:
+            # X.680 22.7: trailing 0 bits of a named-bit value are insignificant, so
+            # {app} of BIT STRING {app(0)} (SIZE (8)) is fine (IEEE 1609.2's DEFAULT {app}).
+            size = len(_significant_bits(value))
+            if constraints.size is not None and (constraints.size.upper is None
+                                                 or size <= constraints.size.upper):
+                size = None
         if size is not None and constraints.size is not None and not constraints.size.extensible:
             if not constraints.size.contains(size):
                 raise SemanticError(f"{what} has size {size}, not permitted by "
@@ -502,6 +548,12 @@ class ValueReader:
                 if char not in constraints.alphabet:
                     raise SemanticError(f"{what} has {char!r}, not permitted by "
                                         f"{constraints.text}", location)
+
+
+def _significant_bits(value: tuple[bytes, int]) -> str:
+    """The bits of a BIT STRING value without its trailing 0 bits."""
+    data, count = value
+    return "".join(f"{byte:08b}" for byte in data)[:count].rstrip("0")
 
 
 def _bits_to_value(bits: str) -> tuple[bytes, int]:
@@ -529,9 +581,12 @@ def _cell_code(numbers: list[int], location) -> int:
 
 
 def _type_as_value(t: ast.Type) -> Optional[ast.Value]:
-    """An actual parameter parsed as a type that is really a value (``NULL``, ``TRUE``)."""
+    """An actual parameter parsed as a type that is really a value (``NULL``, or a value
+    from an object, ``zonalMatch.&id``: X.681 14.6)."""
     if isinstance(t, ast.BuiltinType) and t.name == "NULL":
         return ast.KeywordValue(t.pos, "NULL")
+    if isinstance(t, ast.ReferencedType) and t.ref.fields and not t.ref.is_upper:
+        return ast.ReferencedValue(t.pos, t.ref)
     return None
 
 

@@ -47,7 +47,8 @@ def test_semantic_error_format_and_exit_one(spec, capfd):
     """)
     assert main(["check", path]) == 1
     err = capfd.readouterr().err.splitlines()
-    assert err[0] == f"{path}:3:20: error: 'Undefined' is not defined"
+    assert err[0] == f"{path}:3:20: error: 'Undefined' is not defined (X.680 13); define " \
+                     "or import it, or accept it with --lenient"
     assert err[1] == "    T ::= SEQUENCE { a Undefined }"
     assert err[2] == "    " + " " * 19 + "^"
 

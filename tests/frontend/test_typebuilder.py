@@ -111,8 +111,7 @@ def test_implicit_keyword_on_untagged_choice_is_an_error(spec):
         M DEFINITIONS ::= BEGIN
         C ::= CHOICE { i INTEGER }
         T ::= [0] IMPLICIT C
-        END""") == ["IMPLICIT cannot tag an untagged CHOICE: its tag is not known "
-                    "(X.680 31.2.9); write EXPLICIT"]
+        END""") == ["IMPLICIT cannot tag an untagged CHOICE: its tag is not known"]
 
 
 def test_automatic_tags(spec):

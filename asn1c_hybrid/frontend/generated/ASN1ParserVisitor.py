@@ -104,6 +104,11 @@ class ASN1ParserVisitor(ParseTreeVisitor):
         return self.visitChildren(ctx)
 
 
+    # Visit a parse tree produced by ASN1Parser#upperValueAssignment.
+    def visitUpperValueAssignment(self, ctx:ASN1Parser.UpperValueAssignmentContext):
+        return self.visitChildren(ctx)
+
+
     # Visit a parse tree produced by ASN1Parser#macroDefinition.
     def visitMacroDefinition(self, ctx:ASN1Parser.MacroDefinitionContext):
         return self.visitChildren(ctx)
@@ -436,6 +441,11 @@ class ASN1ParserVisitor(ParseTreeVisitor):
 
     # Visit a parse tree produced by ASN1Parser#elementSetSpecs.
     def visitElementSetSpecs(self, ctx:ASN1Parser.ElementSetSpecsContext):
+        return self.visitChildren(ctx)
+
+
+    # Visit a parse tree produced by ASN1Parser#extraMarker.
+    def visitExtraMarker(self, ctx:ASN1Parser.ExtraMarkerContext):
         return self.visitChildren(ctx)
 
 

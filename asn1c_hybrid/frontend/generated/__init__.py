@@ -2,4 +2,4 @@
 
 Do not edit: run `make grammar` after changing the grammar.
 """
-GRAMMAR_SHA256 = "55effbfb76c94e8ca17fa23baf0a32094160ce202b9110bea84b8d77c86575e7"
+GRAMMAR_SHA256 = "5a579e88105b47106070b5796caff5f492975e463e333705076d1a802a355342"
