@@ -26,6 +26,7 @@ test: $(STAMP)
 # build, -O2 and -Os), bench/results.csv (instructions), docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) bench/sizes.py
+	$(PY) bench/ber_vs_per.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,

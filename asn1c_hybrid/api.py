@@ -24,7 +24,7 @@ from typing import Callable, Optional, Sequence
 
 from . import frontend
 from .diagnostics import Diagnostics
-from .emit import EmitOptions
+from .emit import ENCODINGS, EmitOptions
 from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
@@ -47,7 +47,6 @@ from .typegraph import TypeGraph
 
 MODES = ("hybrid", "compiled", "interpreted")
 COST_MODELS = ("auto", "measured", "units")
-ENCODINGS = ("ber",)                  # the encoding rules a build can carry (BER/DER)
 
 Progress = Optional[Callable[[str], None]]
 
@@ -102,7 +101,9 @@ class CompileOptions:
                 one way; `select.force_*` still apply).
     name        base name of the generated files (default: the first module's name).
     prefix      prefix of every generated C symbol, so that several specs link together.
-    encodings   the encoding rules the build carries.
+    encodings   the encoding rules the build carries (ber, uper, aper; default all).
+                Compiled routines speak BER only: without ber, every type is
+                interpreted, so the mode must be "interpreted".
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.
     """
@@ -110,7 +111,7 @@ class CompileOptions:
     select: SelectOptions = field(default_factory=SelectOptions)
     name: Optional[str] = None
     prefix: str = ""
-    encodings: tuple[str, ...] = ("ber",)
+    encodings: tuple[str, ...] = ENCODINGS
     converter: bool = False
     emit_runtime: bool = False
 
@@ -122,6 +123,12 @@ class CompileOptions:
         if unknown or not self.encodings:
             raise UsageError(f"encoding rules {', '.join(unknown) or '(none)'}: this "
                              "compiler carries " + ", ".join(ENCODINGS))
+        object.__setattr__(self, "encodings",
+                           tuple(e for e in ENCODINGS if e in self.encodings))
+        if "ber" not in self.encodings and (self.mode != "interpreted"
+                                            or self.select.force_compiled):
+            raise UsageError(f"--encoding {','.join(self.encodings)}: compiled routines "
+                             "speak BER only, so a build without ber is --mode interpreted")
         if self.name is not None and (self.name in ("", ".", "..") or "/" in self.name
                                       or "\\" in self.name):
             raise UsageError(f"--name {self.name!r} is not a file name")
@@ -253,7 +260,8 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     name = output_name(graph, options)
     compiled = compiled_types(graph, options, progress, selection)
     files = emit_generate(emitted(graph, options.select), compiled,
-                          EmitOptions(name, options.prefix, converter=options.converter))
+                          EmitOptions(name, options.prefix, converter=options.converter,
+                                      encodings=options.encodings))
     if options.emit_runtime:
         for path in runtime_sources():
             files[path.name] = path.read_text(encoding="utf-8")
@@ -312,11 +320,12 @@ def compile_to(graph: TypeGraph, output_dir: str, options: CompileOptions, *,
 
 def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
             trace_format: str = "auto", port: Optional[int] = None,
-            merge: Sequence[str] = (),
+            merge: Sequence[str] = (), encoding: str = "ber",
             progress: Optional[Callable[[int, int], None]] = None) -> Profile:
     """`asn1c-hybrid profile`: the values of each type in the PDUs of `traces` (BER,
-    hex text or pcap), counted by replay through the runtime, plus the profiles of
-    `merge`.  `progress(done, total)` follows the replay."""
+    hex text, framed or pcap; in the `encoding` rules: ber, uper or aper), counted by
+    replay through the runtime, plus the profiles of `merge`.  `progress(done, total)`
+    follows the replay."""
     pdu_id = resolve_type(graph, pdu).id
     profiles = []
     for path in merge:
@@ -328,14 +337,14 @@ def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
     pdus_read: list[bytes] = []
     names: list[str] = []
     for path in traces:
-        read = read_trace(path, trace_format, port)
+        read = read_trace(path, trace_format, port, encoding)
         pdus_read.extend(read)
         names.extend(f"{path}: PDU {k}" for k in range(1, len(read) + 1))
     if traces:
         total = len(pdus_read)
         profiles.insert(0, replay(graph, pdu_id, pdus_read,
                                   (lambda done: progress(done, total)) if progress else None,
-                                  names))
+                                  names, encoding))
     return Profile.merge(profiles)
 
 

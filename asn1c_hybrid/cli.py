@@ -17,6 +17,7 @@ from . import __version__, api
 from .diagnostics import CompileError, Diagnostics
 from .errors import Asn1cHybridError, UsageError
 from .estimate.progress import Progress
+from .estimate.trace import ENCODINGS as TRACE_ENCODINGS, FORMATS as TRACE_FORMATS
 from .resources import data_dir
 from .select.calibrate import calibrate
 from .select.calibration import default_path
@@ -105,9 +106,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
+    encodings = tuple(e.strip() for arg in args.encoding for e in arg.split(",") if e.strip())
     return api.CompileOptions(mode=args.mode, select=_select_options(args), name=args.name,
                               prefix=args.prefix, converter=args.converter,
-                              emit_runtime=args.emit_runtime)
+                              emit_runtime=args.emit_runtime,
+                              encodings=encodings or api.ENCODINGS)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -141,7 +144,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         bar.update(done)
     try:
         profile = api.profile(graph, args.pdu, args.trace, trace_format=args.trace_format,
-                              port=args.port, merge=args.merge, progress=progress)
+                              port=args.port, merge=args.merge, encoding=args.encoding,
+                              progress=progress)
     finally:
         if bar is not None:
             bar.close()
@@ -254,9 +258,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pdu", required=True, metavar="Module.Type",
                    help="the type of the PDUs in the traces")
     p.add_argument("--trace", action="append", default=[], metavar="FILE",
-                   help="a trace: concatenated BER PDUs, hex text, or a pcap (repeatable)")
-    p.add_argument("--trace-format", choices=("auto", "ber", "hex", "pcap"), default="auto",
-                   help="how the traces are written (default: recognised from the content)")
+                   help="a trace: concatenated BER PDUs, hex text, framed PDUs, or a pcap "
+                        "(repeatable)")
+    p.add_argument("--trace-format", choices=TRACE_FORMATS, default="auto",
+                   help="how the traces are written (default: recognised from the content; "
+                        "docs/selection.md, \"Trace files\")")
+    p.add_argument("--encoding", choices=TRACE_ENCODINGS, default="ber",
+                   help="the encoding rules of the traces' PDUs (default ber); a PER trace "
+                        "is hex text with one PDU per line, framed PDUs, or UDP in a pcap")
     p.add_argument("--port", type=int, metavar="N",
                    help="pcap traces: the UDP or TCP port that carries the PDUs")
     p.add_argument("--merge", action="append", default=[], metavar="PROFILE",
@@ -278,6 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
                    dest="force_compiled", help="always compile this type")
     p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
                    dest="force_interpreted", help="always interpret this type")
+    p.add_argument("--encoding", action="append", default=[], metavar="RULES",
+                   help="the encoding rules the build carries, comma-separated: ber, uper, "
+                        "aper (default all three); without PER the tables leave its "
+                        "constraints out and the converter does not link it")
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

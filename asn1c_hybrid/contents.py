@@ -17,8 +17,9 @@ def object_identifier(dotted: str, relative: bool = False) -> bytes:
     """OBJECT IDENTIFIER or RELATIVE-OID (X.690 8.19, 8.20) from dotted decimal."""
     arcs = [int(a) for a in dotted.split(".") if a != ""]
     if not relative:
-        if len(arcs) < 2:
-            raise ValueError(f"object identifier {dotted!r} has fewer than two arcs")
+        problem = oid_unencodable(arcs)
+        if problem:
+            raise ValueError(f"object identifier {dotted!r} {problem}")
         arcs = [arcs[0] * 40 + arcs[1]] + arcs[2:]
     out = bytearray()
     for arc in arcs:
@@ -29,6 +30,17 @@ def object_identifier(dotted: str, relative: bool = False) -> bytes:
             arc >>= 7
         out.extend(reversed(chunk))
     return bytes(out)
+
+
+def oid_unencodable(arcs: list[int]) -> str:
+    """Why X.690 8.19.4 cannot encode an OBJECT IDENTIFIER of these arcs, else ""."""
+    if len(arcs) < 2:
+        return "has fewer than two arcs"
+    if arcs[0] > 2:
+        return "has a first arc above 2"
+    if arcs[0] < 2 and arcs[1] > 39:
+        return f"has a second arc above 39 under arc {arcs[0]}"
+    return ""
 
 
 def character_string(builtin: str, value: str) -> bytes:

@@ -35,6 +35,7 @@ RESULTS_CSV = BENCH / "results.csv"
 RESULTS_DOC = REPO / "docs" / "benchmarks.md"
 SIZES_CSV = BENCH / "sizes.csv"            # written by bench/sizes.py
 OBJECTS_CSV = BENCH / "objects.csv"        # likewise
+BER_VS_PER_CSV = BENCH / "ber_vs_per.csv"  # written by bench/ber_vs_per.py
 CSV_COLUMNS = ["benchmark", "implementation", "operation", "instructions_per_message",
                "bytes_per_message", "code_bytes"]
 
@@ -458,6 +459,35 @@ def size_table(rows: Sequence[dict]) -> List[str]:
     return lines + [""]
 
 
+def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
+    """The BER-against-PER section of docs/benchmarks.md, from bench/ber_vs_per.csv."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    lines = ["## BER against PER", "",
+             "Written by `bench/ber_vs_per.py` (`make bench`), as Dabbous & Diot's Table 1 "
+             "compares BER with a lightweight syntax: the same values in DER, UPER and APER, "
+             "bytes on the wire and instructions per PDU inside the runtime's decode and "
+             "encode calls (callgrind, gcc -O2).  The X.400 corpus is the study's "
+             "trace-2000; CAM is one passenger car's basic and high-frequency containers, "
+             "200 times.  PER runs on the tables whatever the build (compiled routines "
+             "speak BER only), so the compiled row is BER's alone.  asn1c 0.9.28 "
+             "-gen-PER (UPER) reads and writes the same octets; it cannot take X.400, "
+             "having no PER for SET.  What PER buys depends "
+             "on the constraints: X.400's types have almost none that PER can see, its "
+             "strings are the bulk of every PDU and go as octets or 7-bit characters, so "
+             "PER saves little; CAM is made of constrained numbers and enumerations, which "
+             "PER packs into a few bits each.", "",
+             "| corpus | PDUs | rules | build | bytes per PDU | decode instr/PDU "
+             "| encode instr/PDU |",
+             "| --- | ---: | --- | --- | ---: | ---: | ---: |"]
+    lines += [f"| {r['corpus']} | {int(r['pdus']):,} | {r['rules']} | {r['build']} | "
+              f"{float(r['bytes_per_pdu']):,.1f} | {int(r['decode_per_pdu']):,} | "
+              f"{int(r['encode_per_pdu']):,} |" for r in rows]
+    return lines + [""]
+
+
 def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: Path) -> None:
     lines = ["# Benchmarks", "",
              "Written by `bench/run.py`; do not edit by hand.  Instructions per message "
@@ -500,6 +530,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
                          f" | {code} | {' '.join(refs)} |")
         lines.append("")
     lines += size_table(read_sizes())
+    lines += ber_vs_per_table()
     if notes:
         lines += ["## Notes", ""] + [f"{i}. {note}" for i, note in enumerate(notes, 1)] + [""]
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),

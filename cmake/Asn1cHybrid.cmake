@@ -9,7 +9,7 @@
 #                         [PDUS Module.Type...] [PROFILE profile.json...]
 #                         [BUDGET 20%|bytes] [PREFIX p_] [MODE hybrid|compiled|interpreted]
 #                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
-#                         [LENIENT])
+#                         [ENCODING ber|uper|aper...] [LENIENT])
 #
 # makes a static library `name` from the generated C (NAME.h and NAME.c, NAME defaults to
 # the target's name, in OUTPUT_DIR, default ${CMAKE_CURRENT_BINARY_DIR}/name).  Link it
@@ -18,6 +18,7 @@
 # program) or as sources written next to the generated code and compiled into `name`
 # (RUNTIME SOURCES: --emit-runtime).  LENIENT passes --lenient: the common defects of
 # real specifications are accepted with a warning (docs/frontend.md, "Lenient mode").
+# ENCODING lists the encoding rules the code carries (--encoding; default all three).
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
@@ -59,7 +60,7 @@ endfunction()
 
 function(asn1c_hybrid_generate)
   cmake_parse_arguments(PARSE_ARGV 0 arg "LENIENT"
-    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE")
+    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE;ENCODING")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "asn1c_hybrid_generate: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -104,6 +105,10 @@ function(asn1c_hybrid_generate)
   endif()
   if(arg_LENIENT)
     list(APPEND options --lenient)
+  endif()
+  if(arg_ENCODING)
+    list(JOIN arg_ENCODING "," encodings)
+    list(APPEND options --encoding "${encodings}")
   endif()
   foreach(pdu IN LISTS arg_PDUS)
     list(APPEND options --pdu "${pdu}")

@@ -226,6 +226,12 @@ def write_table(outcomes: list[Outcome], path: Path, sources: str,
         *[f"- {rule}: {count}" for rule, count in sorted(rules.items(),
                                                          key=lambda kv: (-kv[1], kv[0]))],
         "",
+        "The smoke round trip leaves out, and counts in its cell, the types whose every "
+        "value holds components a decoder cannot tell apart: tags that clash in a SET, "
+        "CHOICE or run of optional SEQUENCE components, or an untagged open type standing "
+        "in for a name defined nowhere, all accepted by --lenient (tests/smoke.py, "
+        "`ambiguous_components`).  Such values are ambiguous in BER itself.",
+        "",
         "Most of Heimdal's lib/asn1 files are written in Heimdal's own dialect "
         "(underscores in names, lower-case module references that its compiler maps to "
         "file names): that is not X.680, and neither mode reads it.",

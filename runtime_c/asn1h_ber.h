@@ -195,6 +195,23 @@ static inline asn1h_error *asn1h_error_reset(asn1h_error *err, const asn1h_type 
     return err;
 }
 
+/* A decoder at the start of a value of `type` in buf[0..len): the one setup of asn1h_decode
+ * and asn1h_decode_per. */
+static inline void asn1h_dec_start(asn1h_dec *d, const asn1h_type *type, const uint8_t *buf,
+                                   size_t len, asn1h_arena *arena,
+                                   const asn1h_decode_opts *opts, asn1h_error *err)
+{
+    d->base = buf;
+    d->input_end = buf + len;
+    d->spec = asn1h_spec_of(type);
+    d->types = type - type->self;
+    d->arena = arena;
+    d->err = err;
+    d->flags = opts ? opts->flags : 0;
+    d->depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
+    d->profile = opts ? opts->profile : NULL;
+}
+
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
 /* While an error unwinds: prepend a component (or, when m is NULL, an element index) to
  * its path. */

@@ -909,15 +909,7 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     const uint8_t *q;
 
     err = asn1h_error_reset(err ? err : &local, type);
-    d.base = buf;
-    d.input_end = buf + len;
-    d.spec = asn1h_spec_of(type);
-    d.types = type - type->self;
-    d.arena = arena;
-    d.err = err;
-    d.flags = opts ? opts->flags : 0;
-    d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
-    d.profile = opts ? opts->profile : NULL;
+    asn1h_dec_start(&d, type, buf, len, arena, opts, err);
     memset(value, 0, type->size);
     if (type->tag && !(type->flags & ASN1H_T_TAG_LIST)) {
         uint32_t tag;                       /* the usual PDU: one tag of its own */

@@ -95,6 +95,16 @@ static int get_bits(per_in *r, unsigned n, uint64_t *v)
     uint64_t x = 0;
     if (n > r->end - r->pos)
         return in_fail(r, ASN1H_ERR_TRUNCATED);
+    if (n && (r->pos & 7) + n <= 64) {      /* the octets holding them, in one word */
+        size_t i = r->pos >> 3, last = (r->pos + n - 1) >> 3;
+        unsigned loaded = 8 * (unsigned)(last - i + 1);
+        for (; i <= last; i++)
+            x = x << 8 | r->buf[i];
+        x >>= loaded - (unsigned)(r->pos & 7) - n;
+        *v = n == 64 ? x : x & ((UINT64_C(1) << n) - 1);
+        r->pos += n;
+        return 1;
+    }
     while (n) {
         unsigned bit = (unsigned)(r->pos & 7), take = 8 - bit;
         uint8_t byte = r->buf[r->pos >> 3];
@@ -133,7 +143,6 @@ static const uint8_t *get_octets(per_in *r, size_t n)
 {
     uint8_t *out;
     size_t i;
-    uint64_t v;
     if (n > (r->end - r->pos) / 8)
         return (const uint8_t *)(in_fail(r, ASN1H_ERR_TRUNCATED), NULL);
     if (!(r->pos & 7)) {
@@ -143,9 +152,13 @@ static const uint8_t *get_octets(per_in *r, size_t n)
     }
     if (!(out = (uint8_t *)asn1h_arena_alloc(r->d->arena, n ? n : 1)))
         return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
-    for (i = 0; i < n; i++) {
-        get_bits(r, 8, &v);
-        out[i] = (uint8_t)v;
+    {                                       /* each octet from two: p[n] still holds bits
+                                               of the last, since pos + 8n <= end */
+        const uint8_t *p = in_at(r);
+        unsigned shift = (unsigned)(r->pos & 7);
+        for (i = 0; i < n; i++)
+            out[i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
+        r->pos += 8 * n;
     }
     return out;
 }
@@ -302,11 +315,16 @@ static int put_octets(per_out *w, const uint8_t *p, size_t n)
     if (!(w->pos & 7) && w->buf) {
         if (n)
             memcpy(w->buf + w->pos / 8, p, n);
-        w->pos += 8 * n;
-        return 1;
+    } else if (w->buf) {                    /* each octet into two: the partial one keeps
+                                               its first bits, the next starts fresh */
+        uint8_t *q = w->buf + w->pos / 8;
+        unsigned shift = (unsigned)(w->pos & 7);
+        for (i = 0; i < n; i++) {
+            q[i] = (uint8_t)((q[i] & (0xFFu << (8 - shift))) | p[i] >> shift);
+            q[i + 1] = (uint8_t)(p[i] << (8 - shift));
+        }
     }
-    for (i = 0; i < n; i++)
-        put_bits(w, 8, p[i]);
+    w->pos += 8 * n;
     return 1;
 }
 
@@ -486,6 +504,7 @@ static int index_to_char(const alphabet *a, uint64_t k, uint32_t *c)
 /* ---- Decoding ------------------------------------------------------------------------- */
 
 static int dec_value(per_in *r, const asn1h_type *t, void *v);
+static int resolve_open_types(per_in *r, const asn1h_type *t, void *v);
 
 static int dec_member(per_in *r, const asn1h_member *m, void *base)
 {
@@ -644,7 +663,8 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
             if (r->aligned && !in_align(r))   /* X.691 16.11, 17.8, 30.5.7 */
                 return NULL;
         }
-        if (bits == 8 && !a && !more && total == 0) {   /* octets: maybe zero-copy */
+        if (bits == 8 && (!a || (!a->indexed && a->unit == 1)) && !more && total == 0) {
+            /* octets, or characters that are their own octets: maybe zero-copy */
             *count = n;
             return get_octets(r, n);
         }
@@ -793,6 +813,7 @@ static int member_in_open(per_in *r, const void *what, void *base)
  * come from the extension entry's `tag`: 1 + the index in spec->tags of {count, then per
  * extension member 2 * its addition's number, + 1 in a group}; 0 when there are none. */
 typedef struct addition {
+    const asn1h_member *members;    /* the SEQUENCE's */
     unsigned first, count;
     unsigned group;                 /* a group ([[ ]]): encoded as a SEQUENCE */
 } addition;
@@ -803,11 +824,6 @@ typedef struct addition_cursor {
     unsigned count;                 /* members of the SEQUENCE */
     unsigned i, k;                  /* the next member, the next code */
 } addition_cursor;
-
-typedef struct group_walk {
-    const asn1h_member *members;
-    unsigned first, count;
-} group_walk;
 
 static void additions_begin(addition_cursor *c, const asn1h_spec *spec, const asn1h_type *t)
 {
@@ -828,6 +844,7 @@ static int addition_next(addition_cursor *c, addition *a)
     if (c->i >= c->count)
         return 0;
     code = c->codes ? c->codes[c->k] : 0;
+    a->members = c->members;
     a->first = c->i;
     a->count = 1;
     a->group = code & 1;
@@ -889,7 +906,7 @@ static int dec_components(per_in *r, const asn1h_member *members, unsigned first
 
 static int group_in_open(per_in *r, const void *what, void *v)
 {
-    const group_walk *g = (const group_walk *)what;
+    const addition *g = (const addition *)what;
     return dec_components(r, g->members, g->first, g->count, 0, v);
 }
 
@@ -956,13 +973,8 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
                 return 0;
             if (m->bit != ASN1H_NO_BIT)
                 asn1h_set_bit(v, m->bit);
-        } else {
-            group_walk g;
-            g.members = members;
-            g.first = a.first;
-            g.count = a.count;
-            if (!dec_in_open(r, group_in_open, &g, v))
-                return 0;
+        } else if (!dec_in_open(r, group_in_open, &a, v)) {
+            return 0;
         }
     }
     return 1;
@@ -971,21 +983,51 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
 /* A CHOICE's root alternatives go by their index in the canonical order of their tags
  * (X.691 23.6), which is the order of definition under AUTOMATIC TAGS; an untagged
  * alternative keeps its place of definition. */
+static int roots_in_tag_order(const asn1h_spec *spec, const asn1h_member *members,
+                              unsigned count)
+{
+    unsigned j, seen = 0;
+    int ascending = 1;
+    uint32_t last = 0;
+    for (j = 0; j < count; j++) {
+        uint32_t tag;
+        if (members[j].flags & ASN1H_M_EXTENSION)
+            continue;
+        if (!members[j].tag)
+            return 1;                       /* one untagged: the order of definition */
+        tag = asn1h_member_tag(spec, &members[j]);
+        if (seen++ && tag < last)
+            ascending = 0;
+        last = tag;
+    }
+    return ascending;
+}
+
 static unsigned root_rank(const asn1h_spec *spec, const asn1h_member *members,
                           unsigned count, unsigned i)
 {
-    unsigned j, rank = 0, untagged = 0;
-    uint32_t tag = members[i].tag ? asn1h_member_tag(spec, &members[i]) : 0;
+    int ordered = roots_in_tag_order(spec, members, count);
+    uint32_t tag = ordered ? 0 : asn1h_member_tag(spec, &members[i]);
+    unsigned j, rank = 0;
     for (j = 0; j < count; j++)
-        if (!(members[j].flags & ASN1H_M_EXTENSION) && !members[j].tag)
-            untagged = 1;
-    for (j = 0; j < count; j++) {
-        if (members[j].flags & ASN1H_M_EXTENSION)
-            continue;
-        if (untagged ? j < i : asn1h_member_tag(spec, &members[j]) < tag)
+        if (!(members[j].flags & ASN1H_M_EXTENSION)
+            && (ordered ? j < i : asn1h_member_tag(spec, &members[j]) < tag))
             rank++;
-    }
     return rank;
+}
+
+/* The root alternative of rank k (k < the number of roots): one walk when the roots are
+ * in tag order (AUTOMATIC TAGS), a search by rank otherwise. */
+static unsigned root_of_rank(const asn1h_spec *spec, const asn1h_member *members,
+                             unsigned count, uint64_t k)
+{
+    int ordered = roots_in_tag_order(spec, members, count);
+    unsigned i;
+    for (i = 0; i < count; i++)
+        if (!(members[i].flags & ASN1H_M_EXTENSION)
+            && (ordered ? k-- == 0 : root_rank(spec, members, count, i) == k))
+            break;
+    return i;
 }
 
 static unsigned root_count(const asn1h_member *members, unsigned count)
@@ -1008,10 +1050,7 @@ static int dec_choice(per_in *r, const asn1h_type *t, void *v)
     if (!ext) {
         if (!roots || !get_constrained(r, roots - 1u, &k))
             return roots ? 0 : in_fail(r, ASN1H_ERR_CHOICE);
-        for (i = 0; i < t->count; i++)
-            if (!(members[i].flags & ASN1H_M_EXTENSION)
-                && root_rank(spec, members, t->count, i) == k)
-                break;
+        i = root_of_rank(spec, members, t->count, k);
         which = i + 1;
         memcpy(v, &which, sizeof which);
         return dec_member(r, &members[i], v);
@@ -1067,6 +1106,7 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
         }
         total += n;
     } while (more);
+    ASN1H_COUNT_ITEMS(r->d, t->self, total);
     if (bounded && (total < b.size_lb || total > b.size_ub))
         return in_fail(r, ASN1H_ERR_CONSTRAINT);
     return 1;
@@ -1076,6 +1116,8 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
 {
     size_t at = r->pos;
     int ok;
+    ASN1H_COUNT(r->d, t->self);             /* as BER counts: profiles do not depend on
+                                               the encoding rules */
     switch ((asn1h_kind)t->kind) {
     case ASN1H_BOOLEAN: {
         unsigned bit;
@@ -1115,6 +1157,8 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
            : (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET) ? dec_sequence(r, t, v)
            : dec_list(r, t, v);
         r->d->depth++;
+        if (ok && (t->flags & ASN1H_T_OPEN_MEMBERS))
+            ok = resolve_open_types(r, t, v);
         if (!ok || t->kind == ASN1H_CHOICE || t->kind == ASN1H_SEQUENCE
             || t->kind == ASN1H_SET)
             return ok;
@@ -1130,6 +1174,74 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
     return ok;
 }
 
+/* ---- Open types decoded through their information object set ------------------------
+ * As BER does (asn1h_received.c): after a SEQUENCE whose open types are table-constrained
+ * (ASN1H_T_OPEN_MEMBERS), each one's octets are decoded as the type its table gives for
+ * the key member beside it, the 3GPP ProtocolIE-Field pattern.  A key outside the table
+ * leaves the octets as they came; they are re-encoded as they are.  The row search
+ * repeats received.c's on purpose: sharing it changed the BER decoder's code. */
+static const asn1h_type *open_row(const asn1h_dec *d, const asn1h_type *t, const void *v,
+                                  const asn1h_type *ot)
+{
+    const asn1h_member *key = &d->spec->members[t->first + ot->extra];
+    const asn1h_type *key_type = asn1h_member_type(d->types, key);
+    asn1h_bytes k;
+    uint8_t scratch[10];
+    unsigned j;
+    if (key_type->kind == ASN1H_BYTES)
+        k = *(const asn1h_bytes *)((const uint8_t *)v + key->offset);
+    else                                    /* INTEGER keys: compare their encodings */
+        k.buf = asn1h_int_octets(key_type, (const uint8_t *)v + key->offset, scratch, &k.len);
+    for (j = 0; j < ot->count; j++) {
+        const asn1h_open_entry *entry = &d->spec->open[ot->first + j];
+        if (entry->key_len == k.len && memcmp(d->spec->data + entry->key, k.buf, k.len) == 0)
+            return d->types + entry->type;
+    }
+    return NULL;
+}
+
+/* The open type's octets hold one complete encoding (X.691 11.1: whole octets, and one
+ * octet for an encoding of no bits). */
+static int resolve_open(per_in *r, const asn1h_type *t, const void *v, const asn1h_type *ot,
+                        asn1h_open *open)
+{
+    const asn1h_type *et = open->buf ? open_row(r->d, t, v, ot) : NULL;
+    per_in sub = *r;
+    void *value;
+    if (!et)
+        return 1;
+    if (!(value = asn1h_arena_alloc(r->d->arena, et->size)))
+        return in_fail(r, ASN1H_ERR_MEMORY);
+    sub.buf = open->buf;
+    sub.pos = 0;
+    sub.end = 8 * open->len;
+    if (!dec_value(&sub, et, value))
+        return 0;
+    if ((sub.pos ? (sub.pos + 7) / 8 : 1) != open->len) {
+        sub.pos = (sub.pos + 7) & ~(size_t)7;
+        return in_fail(&sub, ASN1H_ERR_TRAILING);
+    }
+    open->type = et;
+    open->value = value;
+    return 1;
+}
+
+static int resolve_open_types(per_in *r, const asn1h_type *t, void *v)
+{
+    unsigned i;
+    for (i = 0; i < t->count; i++) {
+        const asn1h_member *m = &r->d->spec->members[t->first + i];
+        const asn1h_type *mt = asn1h_member_type(r->d->types, m);
+        if ((m->flags & ASN1H_M_POINTER) || mt->kind != ASN1H_OPEN || !mt->count)
+            continue;
+        if (!resolve_open(r, t, v, mt, (asn1h_open *)((uint8_t *)v + m->offset))) {
+            asn1h_unwind(r->d, m);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *buf,
                             size_t len, unsigned variant, asn1h_arena *arena,
                             const asn1h_decode_opts *opts, size_t *consumed,
@@ -1140,15 +1252,7 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
     per_in r;
 
     err = asn1h_error_reset(err ? err : &local, type);
-    memset(&d, 0, sizeof d);
-    d.base = buf;
-    d.input_end = buf + len;
-    d.spec = asn1h_spec_of(type);
-    d.types = type - type->self;
-    d.arena = arena;
-    d.err = err;
-    d.flags = opts ? opts->flags : 0;
-    d.depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
+    asn1h_dec_start(&d, type, buf, len, arena, opts, err);
     r.d = &d;
     r.buf = buf;
     r.pos = 0;
@@ -1446,16 +1550,15 @@ static int enc_components(per_out *w, const asn1h_member *members, unsigned firs
 
 static int group_out(per_out *w, const void *what, const void *v)
 {
-    const group_walk *g = (const group_walk *)what;
+    const addition *g = (const addition *)what;
     return enc_components(w, g->members, g->first, g->count, 0, v);
 }
 
-static int addition_present(const asn1h_spec *spec, const asn1h_member *members,
-                            const addition *a, const void *v)
+static int addition_present(const asn1h_spec *spec, const addition *a, const void *v)
 {
     unsigned i;
     for (i = a->first; i < a->first + a->count; i++)
-        if (asn1h_member_encoded(spec, &members[i], v))
+        if (asn1h_member_encoded(spec, &a->members[i], v))
             return 1;
     return 0;
 }
@@ -1472,7 +1575,7 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
     if (t->flags & ASN1H_T_EXTENSIBLE) {
         additions_begin(&cursor, spec, t);
         while (addition_next(&cursor, &a)) {
-            unsigned here = (unsigned)addition_present(spec, members, &a, v);
+            unsigned here = (unsigned)addition_present(spec, &a, v);
             if (nadds >= MAX_ADDITIONS)
                 return out_fail(w, ASN1H_ERR_VALUE);
             present[nadds / 8] |= (uint8_t)(here << (nadds % 8));
@@ -1504,13 +1607,8 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
         if (!a.group) {
             if (!enc_in_open(w, member_out, &members[a.first], v))
                 return 0;
-        } else {
-            group_walk g;
-            g.members = members;
-            g.first = a.first;
-            g.count = a.count;
-            if (!enc_in_open(w, group_out, &g, v))
-                return 0;
+        } else if (!enc_in_open(w, group_out, &a, v)) {
+            return 0;
         }
     }
     return 1;

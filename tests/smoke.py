@@ -29,26 +29,104 @@ def pdu_like(graph: TypeGraph, limit: int = MAX_TYPES, seed: int = 0) -> list[st
     return roots
 
 
-def clashing_alternatives(graph: TypeGraph) -> dict[str, set[str]]:
-    """CHOICE id -> the alternatives whose tag an earlier one has (accepted by --lenient):
-    a decoder takes the earlier one, so values of these cannot round-trip."""
+ANY_TAG = ("*",)
+UNMAKEABLE = "*"           # key of ambiguous_components: the types with no values to make
+
+
+def first_tags(graph: TypeGraph, type_id: str, tags: tuple, seen: frozenset = frozenset()
+               ) -> set[tuple]:
+    """The outermost tags a component's encoding can start with; ANY_TAG for an untagged
+    open type (a stand-in of --lenient), whose encoding can start with any."""
+    if tags:
+        return {tuple(tags[:1])}
+    node = graph.target(type_id)
+    if node.kind == Kind.OPEN:
+        return {ANY_TAG}
+    if node.kind != Kind.CHOICE or node.id in seen:
+        return set()
+    return set().union(*(first_tags(graph, a.type, a.tags, seen | {node.id})
+                         for a in node.components))
+
+
+def _clash(a: set[tuple], b: set[tuple]) -> bool:
+    return bool(a & b) or (bool(a) and bool(b) and ANY_TAG in a | b)
+
+
+def ambiguous_components(graph: TypeGraph) -> dict[str, set[str]]:
+    """Node id -> the components whose tags another has (clashes accepted by --lenient),
+    which a decoder cannot tell apart, so values holding them cannot round-trip:
+    - in a CHOICE, each alternative whose tag an earlier one has (it decodes as that one);
+    - in a SET, every component of a clash;
+    - in a SEQUENCE, an OPTIONAL or DEFAULT component and each later one it clashes with
+      before the next mandatory one (X.680 25's rule), that one included.
+    The value generator leaves them out; where one is mandatory, it makes no value."""
     avoid: dict[str, set[str]] = {}
     for node in graph:
-        if node.kind != Kind.CHOICE or node.alias_of is not None:
+        if node.kind not in (Kind.CHOICE, Kind.SET, Kind.SEQUENCE) or \
+                node.alias_of is not None:
             continue
-        taken = set()
-        for alternative in node.components:
-            first = alternative.tags[:1]
-            if first and first in taken:
-                avoid.setdefault(node.id, set()).add(alternative.name)
-            taken.add(first)
+        comps = node.components
+        tags = [first_tags(graph, c.type, c.tags) for c in comps]
+        names: set[str] = set()
+        for i, comp in enumerate(comps):
+            if node.kind == Kind.CHOICE:
+                if any(_clash(tags[i], tags[j]) for j in range(i)):
+                    names.add(comp.name)
+            elif node.kind == Kind.SET:
+                if any(_clash(tags[i], tags[j]) for j in range(len(comps)) if j != i):
+                    names.add(comp.name)
+            elif not comp.present_always:
+                for j in range(i + 1, len(comps)):
+                    if _clash(tags[i], tags[j]):
+                        names.update((comp.name, comps[j].name))
+                    if comps[j].present_always:
+                        break
+        if names:
+            avoid[node.id] = names
+    _avoid_unmakeable(graph, avoid)
     return avoid
 
 
-def sample(graph: TypeGraph, type_id: str, count: int) -> list[bytes]:
-    """`count` DER encodings of values drawn from the type's constraints."""
-    strategy = ValueStrategies(graph, max_depth=3,
-                               avoid=clashing_alternatives(graph)).of(type_id)
+def _avoid_unmakeable(graph: TypeGraph, avoid: dict[str, set[str]]) -> None:
+    """A type that must hold an avoided component has no values; so has one that must hold
+    such a type.  Avoid the optional components and alternatives of these types too (the
+    value generator would draw nothing from them); the types are avoid[UNMAKEABLE]."""
+    unmakeable: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in graph:
+            if node.alias_of is not None or node.id in unmakeable:
+                continue
+            if node.kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
+                dead = graph.target(node.element.type).id in unmakeable
+            elif node.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE):
+                names = avoid.setdefault(node.id, set())
+                for comp in node.components:
+                    if graph.target(comp.type).id in unmakeable and comp.name not in names:
+                        names.add(comp.name)
+                        changed = True
+                if node.kind == Kind.CHOICE:
+                    dead = all(c.name in names for c in node.components)
+                else:
+                    dead = any(c.name in names and c.present_always for c in node.components)
+            else:
+                continue
+            if dead:
+                unmakeable.add(node.id)
+                changed = True
+    avoid[UNMAKEABLE] = unmakeable
+
+
+def sample(graph: TypeGraph, type_id: str, count: int,
+           avoid: Optional[dict[str, set[str]]] = None) -> list[bytes]:
+    """`count` DER encodings of values drawn from the type's constraints, without the
+    `avoid` components (default: ambiguous_components)."""
+    if avoid is None:
+        avoid = ambiguous_components(graph)
+    if graph.target(type_id).id in avoid.get(UNMAKEABLE, ()):
+        raise ValueError("every value holds components a decoder cannot tell apart")
+    strategy = ValueStrategies(graph, max_depth=3, avoid=avoid).of(type_id)
     found: list[bytes] = []
 
     @settings(max_examples=count, database=None, derandomize=True, deadline=None,
@@ -78,9 +156,10 @@ def round_trips(files: Sequence[str], converters: Sequence[Path], count: int) ->
     graph = api.load(files, lenient=True)
     types = values = 0
     skipped: list[str] = []
+    avoid = ambiguous_components(graph)
     for type_id in pdu_like(graph):
         try:
-            messages = sample(graph, type_id, count)
+            messages = sample(graph, type_id, count, avoid)
         except Exception as exc:  # noqa: BLE001 - a type the value generator cannot make
             skipped.append(f"{type_id}: {type(exc).__name__}: {str(exc)[:60]}")
             continue

@@ -1,6 +1,7 @@
 """The benchmark harness: its messages are what they claim, and its counters count right."""
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -202,3 +203,19 @@ def test_code_bytes_counts_kept_sections_of_chosen_objects(tmp_path):
                for m in re.finditer(r"^(\.\S+)\s+(\d+)", sizes, re.M)}
     assert counted == section[".rodata.table"] + section[".text.lookup"]
     assert counted >= 1000
+
+
+def test_ber_against_per_table_shows_every_row(tmp_path):
+    # by path: fuzz/run.py, which the fuzzing tests import, is also a module called `run`
+    loading = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
+    run = sys.modules["bench_run"] = importlib.util.module_from_spec(loading)
+    loading.loader.exec_module(run)
+    data = tmp_path / "ber_vs_per.csv"
+    data.write_text("corpus,pdus,rules,build,bytes_per_pdu,decode_per_pdu,encode_per_pdu\n"
+                    "cam,200,ber,interpreted,129.0,11762,6964\n"
+                    "cam,200,uper,interpreted,41.0,17331,15084\n")
+    lines = run.ber_vs_per_table(data)
+    assert lines[0] == "## BER against PER"
+    assert "| cam | 200 | ber | interpreted | 129.0 | 11,762 | 6,964 |" in lines
+    assert "| cam | 200 | uper | interpreted | 41.0 | 17,331 | 15,084 |" in lines
+    assert run.ber_vs_per_table(tmp_path / "none.csv") == []

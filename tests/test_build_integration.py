@@ -302,6 +302,7 @@ target_link_libraries(defective PRIVATE defective_asn)
 DEFECTIVE_SPEC = """Defective DEFINITIONS IMPLICIT TAGS ::= BEGIN
 Choice ::= CHOICE { number INTEGER, flag BOOLEAN }
 Holder ::= SEQUENCE { choice [1] IMPLICIT Choice }
+Digit ::= INTEGER (0..9)
 END
 """
 
@@ -323,7 +324,7 @@ int main(void)
 """
 
 
-def test_cmake_lenient_accepts_a_defective_spec_that_strict_refuses(tmp_path, installed):
+def test_cmake_lenient_and_encoding_options(tmp_path, installed):
     project = tmp_path / "project"
     project.mkdir()
     (project / "CMakeLists.txt").write_text(LENIENT_CMAKE)
@@ -342,6 +343,13 @@ def test_cmake_lenient_accepts_a_defective_spec_that_strict_refuses(tmp_path, in
     out = cmake_build(lenient)
     assert "warning: IMPLICIT cannot tag an untagged CHOICE" in out
     assert run([lenient / "defective"]).strip() == "7"
+    # ENCODING: a BER-only build's tables leave PER's constraints out
+    assert "ASN1H_PER_" in (lenient / "defective_asn" / "defective_asn.c").read_text()
+    ber_only = tmp_path / "ber-only"
+    configure_project(project, ber_only, spec, installed, "-DEXTRA=LENIENT;ENCODING;ber")
+    cmake_build(ber_only)
+    assert "ASN1H_PER_" not in (ber_only / "defective_asn" / "defective_asn.c").read_text()
+    assert run([ber_only / "defective"]).strip() == "7"
 
 
 # ---- a plain Makefile ---------------------------------------------------------------------

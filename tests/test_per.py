@@ -201,18 +201,25 @@ NGAP_SETUP = ("initiatingMessage", {
               "tAISliceSupportList": [{"s-NSSAI": {"sST": b"\x01"}}]}]}])},
         {"id": 21, "criticality": "ignore", "value": ("PagingDRX", "v128")}]})})
 
+# what the JER of the message holds when its open types are decoded through their object
+# sets: the elementary procedure's value, and each ProtocolIE-Field's
 AP_CASES = {
-    "s1ap": ("3GPP_S1AP_36413_r14", "S1AP-PDU-Descriptions", "S1AP-PDU", S1AP_SETUP),
-    "ngap": ("3GPP_NGAP_38413_r17", "NGAP-PDU-Descriptions", "NGAP-PDU", NGAP_SETUP),
+    "s1ap": ("3GPP_S1AP_36413_r14", "S1AP-PDU-Descriptions", "S1AP-PDU", S1AP_SETUP,
+             ('"value":{"protocolIEs":[', '{"id":60,"criticality":"ignore","value":"enb-0001"}',
+              '"value":{"pLMNidentity":"45F642","eNB-ID":{"homeENB-ID":"12345670"}}')),
+    "ngap": ("3GPP_NGAP_38413_r17", "NGAP-PDU-Descriptions", "NGAP-PDU", NGAP_SETUP,
+             ('"value":{"protocolIEs":[', '{"id":82,"criticality":"ignore","value":"gnb-1"}',
+              '{"id":21,"criticality":"ignore","value":"v128"}')),
 }
 
 
 @pytest.mark.parametrize("name", sorted(AP_CASES))
 def test_application_protocol_messages_round_trip(name):
     """pycrate writes a setup request of the protocol in APER (its decoder reads it back
-    as the value); every build reads it and writes the same octets, its ProtocolIE-Field
-    values carried as open types."""
-    folder, module, pdu, value = AP_CASES[name]
+    as the value); every build reads it, its open types decoded through their information
+    object sets (the procedure's value, each ProtocolIE-Field's), and writes the same
+    octets from the decoded values."""
+    folder, module, pdu, value, decoded = AP_CASES[name]
     files = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / folder / "*.asn")))
     reference = PycrateSpec(files, module)
     data = reference.encode(pdu, value, True)
@@ -223,6 +230,13 @@ def test_application_protocol_messages_round_trip(name):
                            input=data, check=False)
         assert result.returncode == 0, (mode, result.stderr.decode())
         assert result.stdout == data, (mode, result.stdout.hex(), data.hex())
+        jer = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "jer", "-", input=data)
+        for text in decoded:
+            assert text in jer.stdout.decode(), (mode, text, jer.stdout.decode())
+        for k in range(len(data)):          # damage inside the open types fails cleanly
+            damaged = data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:]
+            assert clean_failure(build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o",
+                                           "aper", "-", input=damaged, check=False)), (mode, k)
         truncated = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-",
                               input=data[:len(data) // 2], check=False)
         assert truncated.returncode == 1 and b"input ends inside a value" in truncated.stderr

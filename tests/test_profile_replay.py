@@ -124,3 +124,50 @@ def test_long_traces_report_progress(encodings):
     quiet = io.StringIO()                                  # not a terminal: nothing
     Progress(1200, "replaying", quiet).update(600)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("rules, codec", [("uper", "uper"), ("aper", "per")])
+def test_per_traces_count_as_ber_does(repo_root, tmp_path, monkeypatch, rules, codec):
+    # The same two records as `encodings`, in asn1tools' PER: the runtime's PER decoder
+    # counts the values the hand count says, so a profile does not depend on the rules
+    # its trace was captured in.
+    text = (repo_root / "examples/personnel/personnel.asn").read_text()
+    spec = asn1tools.compile_string(re.sub(r"smithperson.*?(?=\nEND)", "", text, flags=re.S),
+                                    codec)
+    bachelor = {k: v for k, v in SMITH.items() if k != "children"}
+    bachelor["nameOfSpouse"] = SMITH["name"]
+    smith, single = spec.encode("PersonnelRecord", SMITH), spec.encode("PersonnelRecord",
+                                                                       bachelor)
+    profile = replay(personnel_graph(), REC, [smith, single, smith], encoding=rules)
+    assert profile.messages == 3
+    assert counts(profile) == {
+        REC: (3, 0),
+        f"{P}.Name": (4 + 2 + 4, 0),
+        f"{P}.PersonnelRecord.children": (2, 4),
+        f"{P}.ChildInformation": (4, 0),
+        f"{P}.Date": (3 + 1 + 3, 0),
+        f"{P}.EmployeeNumber": (3, 0),
+    }
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
+    lines = tmp_path / "trace.hex"
+    lines.write_text(f"{smith.hex()}\n{single.hex()}\n{smith.hex()}\n")
+    out = tmp_path / "p.json"
+    assert cli.main(["profile", "x.asn", "--pdu", REC, "--encoding", rules, "--trace",
+                     str(lines), "-o", str(out)]) == 0
+    assert Profile.load(out).to_json() == profile.to_json()
+
+
+def test_a_per_pdu_with_octets_left_over_is_named(tmp_path, monkeypatch, capsys, repo_root):
+    monkeypatch.setattr(api, "load", lambda specs, diagnostics=None: personnel_graph())
+    text = (repo_root / "examples/personnel/personnel.asn").read_text()
+    spec = asn1tools.compile_string(re.sub(r"smithperson.*?(?=\nEND)", "", text, flags=re.S),
+                                    "uper")
+    smith = spec.encode("PersonnelRecord", SMITH)
+    trace = tmp_path / "t.hex"
+    trace.write_text(f"{smith.hex()}\n{smith.hex()}00\n")
+    code = cli.main(["profile", "x.asn", "--pdu", REC, "--encoding", "uper", "--trace",
+                     str(trace), "-o", str(tmp_path / "p.json")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"asn1c-hybrid: error: {trace}: PDU 2: byte {len(smith)}: 1 octet "
+                          f"after the {REC} in its frame"), err

@@ -1,6 +1,7 @@
-"""Trace files split into PDUs: BER streams (definite and indefinite lengths), hex text
-and pcap captures of UDP and TCP.  The PDUs are asn1tools' DER encodings of the
-personnel record, so the framing is checked against an independent encoder."""
+"""Trace files split into PDUs: BER streams (definite and indefinite lengths), hex text,
+framed PDUs and pcap captures of UDP and TCP, and the framings of PER traces.  The PDUs
+are asn1tools' DER encodings of the personnel record, so the framing is checked against
+an independent encoder."""
 from __future__ import annotations
 
 import re
@@ -9,8 +10,8 @@ import struct
 import asn1tools
 import pytest
 
-from asn1c_hybrid.estimate.trace import (TraceError, detect_format, read_trace, split_pdus,
-                                         tlv_end)
+from asn1c_hybrid.estimate.trace import (TraceError, detect_format, frame, read_trace,
+                                         split_pdus, tlv_end)
 
 SMITH = {"name": {"givenName": "Jean", "initial": "E", "familyName": "Smith"},
          "title": "The Big Cheese", "number": 99999, "dateOfHire": "19820104",
@@ -156,3 +157,36 @@ def test_pcap_tcp_reassembly(pdus, tmp_path):
     lost.write_bytes(_pcap(frames[:2] + frames[4:]))
     with pytest.raises(TraceError, match="bytes are missing"):
         read_trace(lost, port=389)
+
+
+# ---- PER framing -----------------------------------------------------------------------
+
+def test_per_traces_need_a_framing(pdus, tmp_path):
+    # Any byte strings do: these tests are about the framing, not the PDUs in it.
+    lines = tmp_path / "per.hex"
+    lines.write_text(f"# one PDU per line\n{pdus[0].hex()}\n\n{pdus[1].hex(':')}  # ok\n")
+    assert detect_format(lines.read_bytes()) == "hex"
+    assert read_trace(lines, encoding="uper") == pdus[:2]
+    boxed = tmp_path / "per.framed"
+    boxed.write_bytes(frame(pdus))
+    assert boxed.read_bytes()[:4] == len(pdus[0]).to_bytes(4, "big")
+    assert read_trace(boxed, encoding="aper") == pdus          # auto: framed
+    assert read_trace(boxed, "framed") == pdus                 # BER may use it too
+    cut = tmp_path / "cut.framed"
+    cut.write_bytes(frame(pdus)[:-1])
+    with pytest.raises(TraceError, match=r"byte \d+: a PDU of \d+ octets is announced"):
+        read_trace(cut, encoding="uper")
+    with pytest.raises(TraceError, match="cannot be split by BER framing"):
+        read_trace(boxed, "ber", encoding="uper")
+    with pytest.raises(TraceError, match="unknown encoding rules 'xer'"):
+        read_trace(boxed, encoding="xer")
+
+
+def test_per_in_pcap_is_one_pdu_per_datagram(pdus, tmp_path):
+    udp = tmp_path / "udp.pcap"
+    udp.write_bytes(_pcap([_udp(5000, 2152, pdus[0]), _udp(2152, 5000, pdus[1] + pdus[2])]))
+    assert read_trace(udp, port=2152, encoding="uper") == [pdus[0], pdus[1] + pdus[2]]
+    tcp = tmp_path / "tcp.pcap"
+    tcp.write_bytes(_pcap([_tcp(40000, 36412, 1, pdus[0])]))
+    with pytest.raises(TraceError, match="PER over TCP has no framing"):
+        read_trace(tcp, port=36412, encoding="aper")

@@ -63,8 +63,9 @@ def _intersect(a: Optional[Range], b: Optional[Range]) -> Optional[Range]:
 class ValueStrategies:
     def __init__(self, graph: TypeGraph, max_depth: int = MAX_DEPTH,
                  avoid: Optional[dict[str, set[str]]] = None):
-        """avoid: CHOICE node id -> alternatives never generated (where the reference
-        encodes them wrongly)."""
+        """avoid: node id -> components never generated (where the reference encodes
+        them wrongly, or a decoder cannot tell them apart); a type with a mandatory one
+        has no values."""
         self.graph = graph
         self.max_depth = max_depth
         self.avoid = avoid or {}
@@ -161,7 +162,12 @@ class ValueStrategies:
         if kind in (Kind.SEQUENCE, Kind.SET):
             required, optional = {}, {}
             groups: dict[int, list[Component]] = {}
+            avoided = self.avoid.get(target.id, ())
             for comp in target.components:
+                if comp.name in avoided:
+                    if comp.present_always:
+                        return st.nothing()
+                    continue
                 if comp.group is not None:
                     groups.setdefault(comp.group, []).append(comp)
                 elif comp.present_always:
@@ -184,6 +190,8 @@ class ValueStrategies:
         if kind == Kind.CHOICE:
             alternatives = [a for a in target.components
                             if a.name not in self.avoid.get(target.id, ())]
+            if not alternatives:
+                return st.nothing()
             if minimal:
                 lowest = min(self._height[a.type] for a in alternatives)
                 alternatives = [a for a in alternatives if self._height[a.type] == lowest]

@@ -8,15 +8,23 @@ from .layout import build_layout
 from .render import render
 
 
+ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build can carry
+PER = ("uper", "aper")
+
+
 @dataclass
 class EmitOptions:
     name: str                      # base name of the generated files
     prefix: str = ""               # prefix of every generated C symbol
     converter: bool = False        # also the source of the converter program
+    # the rules the build carries: without PER, the tables leave its constraints and
+    # groups out and the converter does not link its codec; without BER, likewise
+    encodings: tuple[str, ...] = ENCODINGS
 
 
 def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict[str, str]:
     """C sources (file name -> text) for `graph`, with compiled routines for the node ids
     in `compiled` and interpreter tables for everything."""
-    layout = build_layout(graph, compiled, options.prefix)
-    return render(layout, options.name, options.prefix, options.converter)
+    per = any(rules in PER for rules in options.encodings)
+    layout = build_layout(graph, compiled, options.prefix, per)
+    return render(layout, options.name, options.prefix, options.converter, options.encodings)

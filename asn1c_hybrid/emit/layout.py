@@ -207,11 +207,13 @@ class Layout:
     definitions: list[str]                # auxiliary C objects (DEFAULT values, arrays)
     defaults: list[tuple[str, str, str]]  # (ctype, symbol, initializer)
     values: list[tuple[str, str, str]]    # value assignments: (ctype, symbol, initializer)
+    per: bool = True                      # the tables carry what PER needs
 
 
 class _Builder:
-    def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str):
+    def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str, per: bool):
         self.prefix = prefix
+        self.per = per
         self.graph = graph
         self.compiled = compiled
         self.names = CNames(graph, prefix)
@@ -394,7 +396,7 @@ class _Builder:
                     "error", f"value {value.id}: {exc}", value.location)]) from None
             values.append((self.ctype(value.type), symbol, init))
         return Layout(self.graph, self.names, self.types, descriptors, self.struct_order(),
-                      writer.definitions, self.defaults, values)
+                      writer.definitions, self.defaults, values, self.per)
 
     def _component(self, node: Node, name: str) -> Optional[Component]:
         for comp in self.graph.target(node.id).members():
@@ -459,7 +461,7 @@ class _Builder:
         return check or None
 
     def _per(self, node: Node) -> Optional[PerVisible]:
-        if self._containing(node):
+        if not self.per or self._containing(node):
             return None
         return per_visible(node, self.graph.target(node.id))
 
@@ -723,5 +725,7 @@ def _der_order(graph: TypeGraph, node: Node) -> list[int]:
     return [i for _, i in sorted(indexed)]
 
 
-def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "") -> Layout:
-    return _Builder(graph, compiled, prefix).build()
+def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "",
+                 per: bool = True) -> Layout:
+    """`per`: with what PER needs (its visible constraints, extension groups)."""
+    return _Builder(graph, compiled, prefix, per).build()

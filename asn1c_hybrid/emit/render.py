@@ -63,8 +63,9 @@ def _pool_rows(rows: list[bytes]) -> list[tuple[int, str]]:
     return out
 
 
-def render(layout: Layout, name: str, prefix: str = "",
-           converter: bool = False) -> dict[str, str]:
+def render(layout: Layout, name: str, prefix: str, converter: bool,
+           encodings: tuple[str, ...]) -> dict[str, str]:
+    """The generated files; the converter (`converter`) speaks the `encodings` only."""
     graph = layout.graph
     env = environment()
     descriptors = layout.descriptors
@@ -115,6 +116,7 @@ def render(layout: Layout, name: str, prefix: str = "",
         "defaults": [d for d in layout.defaults if d[1] in used_defaults],
         "values": layout.values,
         "spec_hash": graph.spec_hash(),
+        "encodings": encodings,
     }
     files = {
         f"{name}.h": env.get_template("header.h.j2").render(context),

@@ -286,7 +286,7 @@ class _Builder:
         of its addition, plus 1 in a group} (PER encodes a group as one addition)."""
         codes = [2 * m.addition + (m.group is not None) for m in members
                  if "ASN1H_M_EXTENSION" in m.flags]
-        if not any(m.group is not None for m in members):
+        if not self.layout.per or not any(m.group is not None for m in members):
             return "0"
         index = len(self.t.tags)
         self.t.tags.append(str(len(codes)))

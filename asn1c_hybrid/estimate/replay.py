@@ -21,6 +21,7 @@ from ..errors import ProfileError, ReplayError
 from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
 from .profile import Profile
+from .trace import frame
 
 _CHUNKS = 100                 # progress steps on long traces
 _MIN_CHUNK = 500              # PDUs per converter run, at least
@@ -55,9 +56,10 @@ def build_counter(graph: TypeGraph, directory: Path) -> Path:
 
 def replay(graph: TypeGraph, pdu: str, pdus: Sequence[bytes],
            progress: Optional[Callable[[int], None]] = None,
-           names: Optional[Sequence[str]] = None) -> Profile:
-    """Counts the values of each type in `pdus`, each a complete encoding of `pdu`.
-    `names` says where each PDU came from, for error messages."""
+           names: Optional[Sequence[str]] = None, encoding: str = "ber") -> Profile:
+    """Counts the values of each type in `pdus`, each a complete encoding of `pdu` in the
+    `encoding` rules (ber, uper or aper).  `names` says where each PDU came from, for
+    error messages."""
     with tempfile.TemporaryDirectory(prefix="asn1h-replay-") as tmp:
         directory = Path(tmp)
         program = build_counter(graph, directory)
@@ -65,10 +67,10 @@ def replay(graph: TypeGraph, pdu: str, pdus: Sequence[bytes],
         profiles = [Profile(graph.spec_hash(), 0, {}, "replay")]
         for start in range(0, len(pdus), size):
             chunk = pdus[start:start + size]
-            trace, counters = directory / "chunk.ber", directory / "chunk.json"
-            trace.write_bytes(b"".join(chunk))
-            result = subprocess.run([str(program), "-p", pdu, "-o", "null", "--profile",
-                                     str(counters), str(trace)],
+            trace, counters = directory / "chunk.framed", directory / "chunk.json"
+            trace.write_bytes(frame(chunk))
+            result = subprocess.run([str(program), "-p", pdu, "-i", encoding, "-o", "null",
+                                     "--framed", "--profile", str(counters), str(trace)],
                                     capture_output=True, text=True)
             if result.returncode != 0:
                 raise ReplayError(_decode_failure(result.stderr, chunk, start, names))
@@ -88,14 +90,15 @@ def replay(graph: TypeGraph, pdu: str, pdus: Sequence[bytes],
 
 def _decode_failure(stderr: str, chunk: Sequence[bytes], start: int,
                     names: Optional[Sequence[str]]) -> str:
-    """The converter's `file:offset: message` as the PDU of the trace it came from."""
+    """The converter's `file:offset: message` (offsets in the framed chunk) as the PDU of
+    the trace it came from."""
     line = stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
     parts = line.split(":", 2)
     if len(parts) == 3 and parts[1].strip().isdigit():
         offset, message = int(parts[1]), parts[2].strip()
         for k, pdu_bytes in enumerate(chunk):
-            if offset < len(pdu_bytes):
+            if offset < 4 + len(pdu_bytes):
                 where = names[start + k] if names else f"PDU {start + k + 1}"
-                return f"{where}: byte {offset}: {message}"
-            offset -= len(pdu_bytes)
+                return f"{where}: byte {max(offset - 4, 0)}: {message}"
+            offset -= 4 + len(pdu_bytes)
     return f"replay failed: {line}"

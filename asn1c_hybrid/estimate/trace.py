@@ -12,6 +12,17 @@ Three forms are read (`read_trace`):
   reassembly, is a stream of PDUs.
 
 ``auto`` tells them apart by the pcap magic number, then by whether the file is hex text.
+
+PER (X.691) says nothing of where one encoding ends: a PER trace needs a framing, and
+these are read (`read_trace(..., encoding="uper")` or ``"aper"``):
+
+- ``hex``: one PDU per line, as hexadecimal text (comments, ``:`` and whitespace as
+  above; blank lines are skipped);
+- ``framed``: binary, each PDU preceded by its length in octets, 4 octets big-endian
+  (BER traces may use it too);
+- ``pcap``: each UDP payload is one PDU (TCP carries no PER framing, so it is refused).
+
+``auto`` reads a PER trace as pcap, then hex text, else framed.
 """
 from __future__ import annotations
 
@@ -21,9 +32,10 @@ import struct
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
+from ..emit import ENCODINGS
 from ..errors import TraceError
 
-FORMATS = ("auto", "ber", "hex", "pcap")
+FORMATS = ("auto", "ber", "hex", "pcap", "framed")
 _PCAP_MAGIC = {b"\xd4\xc3\xb2\xa1": "<", b"\xa1\xb2\xc3\xd4": ">",
                b"\x4d\x3c\xb2\xa1": "<", b"\xa1\xb2\x3c\x4d": ">"}
 _PCAPNG_MAGIC = b"\x0a\x0d\x0d\x0a"
@@ -116,14 +128,54 @@ def detect_format(data: bytes) -> str:
     return "ber"
 
 
+def hex_lines(text: bytes, where: str = "trace") -> list[bytes]:
+    """One PDU per non-blank line of hex text."""
+    pdus = []
+    for number, line in enumerate(text.split(b"\n"), 1):
+        octets = hex_bytes(line, f"{where}:{number}")
+        if octets:
+            pdus.append(octets)
+    return pdus
+
+
+def framed(data: bytes, where: str = "trace") -> list[bytes]:
+    """PDUs each preceded by its length, 4 octets big-endian."""
+    pdus = []
+    pos = 0
+    while pos < len(data):
+        if pos + 4 > len(data):
+            raise TraceError(f"{where}: byte {pos}: the data ends inside a length prefix")
+        size = int.from_bytes(data[pos:pos + 4], "big")
+        if pos + 4 + size > len(data):
+            raise TraceError(f"{where}: byte {pos}: a PDU of {size} octets is announced, "
+                             f"{len(data) - pos - 4} follow")
+        pdus.append(bytes(data[pos + 4:pos + 4 + size]))
+        pos += 4 + size
+    return pdus
+
+
+def frame(pdus: Iterable[bytes]) -> bytes:
+    """The `framed` form of `pdus`."""
+    return b"".join(len(p).to_bytes(4, "big") + p for p in pdus)
+
+
 def read_trace(path: Union[str, os.PathLike], fmt: str = "auto",
-               port: Optional[int] = None) -> list[bytes]:
-    """The PDUs of one trace file, in order."""
+               port: Optional[int] = None, encoding: str = "ber") -> list[bytes]:
+    """The PDUs of one trace file, in order, in the `encoding` rules' framing."""
     where = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
+    if encoding not in ENCODINGS:
+        raise TraceError(f"unknown encoding rules {encoding!r} (one of "
+                         f"{', '.join(ENCODINGS)})")
     if fmt == "auto":
         fmt = detect_format(data)
+        if encoding != "ber" and fmt == "ber":
+            fmt = "framed"
+    if fmt == "framed":
+        return framed(data, where)
+    if encoding != "ber":
+        return _per_pdus(data, fmt, port, where)
     if fmt == "ber":
         return split_pdus(data, where)
     if fmt == "hex":
@@ -131,6 +183,23 @@ def read_trace(path: Union[str, os.PathLike], fmt: str = "auto",
     if fmt == "pcap":
         return [pdu for stream, name in pcap_streams(data, port, where)
                 for pdu in split_pdus(stream, name)]
+    raise TraceError(f"unknown trace format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def _per_pdus(data: bytes, fmt: str, port: Optional[int], where: str) -> list[bytes]:
+    if fmt == "hex":
+        return hex_lines(data, where)
+    if fmt == "pcap":
+        pdus = []
+        for payload, name in pcap_streams(data, port, where):
+            if name.startswith(f"{where}: TCP"):
+                raise TraceError(f"{name}: PER over TCP has no framing to split it by; "
+                                 f"write the PDUs as hex lines or framed")
+            pdus.append(payload)
+        return pdus
+    if fmt == "ber":
+        raise TraceError(f"{where}: a PER trace cannot be split by BER framing; write it "
+                         f"as hex lines or framed (docs/selection.md)")
     raise TraceError(f"unknown trace format {fmt!r} (one of {', '.join(FORMATS)})")
 
 

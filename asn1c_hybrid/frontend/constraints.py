@@ -143,6 +143,11 @@ class Projection:
     # may meet values outside them.
     loose: frozenset = frozenset()
 
+    def aspects(self) -> frozenset:
+        """The aspects this projection limits, named as in `loose`."""
+        return frozenset(name for name in ("values", "sizes", "alphabet", "singles")
+                         if getattr(self, name) is not None)
+
     def union(self, other: "Projection") -> "Projection":
         def join(a, b, op):
             return None if a is None or b is None else op(a, b)
@@ -277,7 +282,12 @@ class ConstraintReader:
                 raise Poisoned() from None
 
             self.check_within_parent(root, current, extensible, target, constraint, location)
-            current = current.intersect(root)
+            # The last constraint on an aspect says whether it is extensible: X.691 A.3's
+            # `NameString (SIZE (1))` of a NameString of extensible size has an exact
+            # size, while an alphabet constraint after it leaves the size as it was
+            # (X.691 B.2.2.2: a constraint that is not PER-visible is ignored).
+            loose = (current.loose - root.aspects()) | root.loose
+            current = replace(current.intersect(root), loose=loose)
             extensible = spec.extensible
             additions = added
         node.constraints = self.summarize(target, ConstraintTree(

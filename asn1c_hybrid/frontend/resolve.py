@@ -8,6 +8,7 @@ because ASN.1's syntax cannot say it.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Optional, Union
 
 from ..diagnostics import lenient_hint
@@ -85,12 +86,26 @@ class Resolver:
             raise SemanticError(f"'{name}' is not defined{where}", from_module.location(pos))
         return self.undefined_name(name, from_module.location(pos))
 
+    def definers(self, name: str) -> list[ModuleScope]:
+        """The input modules that define `name`."""
+        return self.definers_index.get(name, [])
+
+    @cached_property
+    def definers_index(self) -> dict[str, list[ModuleScope]]:
+        """Name -> the input modules defining it; built when first asked, as only failing
+        look-ups and lenient mode ask."""
+        index: dict[str, list[ModuleScope]] = {}
+        for module in self.modules:
+            for name in module.assignments:
+                index.setdefault(name, []).append(module)
+        return index
+
     def undefined_name(self, name: str, location) -> Definition:
         """A name neither defined nor imported.  Lenient mode takes it from the one input
         module that defines it (files edited by hand often lose an import), or leaves it
         Unresolved.  A probing caller catches the SemanticError this raises, so nothing is
         reported here but the lenient warning."""
-        definers = [m for m in self.modules if name in m.assignments]
+        definers = self.definers(name)
         if not self.diagnostics.lenient:
             fix = f"import it from {definers[0].name}" if len(definers) == 1 else \
                 "define or import it"
@@ -155,7 +170,7 @@ class Resolver:
         once per module).  Lenient mode imports it from the one input module that defines
         it, or, when none does, leaves it Unresolved.  Returns the import's state."""
         name = link.symbol.name
-        definers = [m for m in self.modules if name in m.assignments]
+        definers = self.definers(name)
         if quiet:
             if len(definers) == 1:
                 self.import_redirects[id(link)] = definers[0]

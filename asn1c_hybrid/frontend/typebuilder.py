@@ -429,21 +429,29 @@ class TypeBuilder:
             if what == "BIT STRING" and number < 0:
                 raise SemanticError(f"named bit '{item.name}' must be non-negative, "
                                     f"not {number}", location)
-            if item.name in result:
-                if not self.defect(f"'{item.name}' is named twice in {what}", location,
-                                   rule="X.680 19" if what == "INTEGER" else "X.680 22",
-                                   fix="rename one of them",
-                                   instead=f"the second is named '{item.name}-{number}'"):
-                    raise Poisoned()
-                item = replace(item, name=f"{item.name}-{number}")
+            rule = "X.680 19" if what == "INTEGER" else "X.680 22"
+            item = replace(item, name=self.unique_name(item.name, number, result, what, rule,
+                                                       location))
             if number in by_value and not self.defect(
                     f"'{item.name}' and '{by_value[number]}' have the same value {number}",
-                    location, rule="X.680 19" if what == "INTEGER" else "X.680 22",
-                    fix="give them different values", instead="both names are kept"):
+                    location, rule=rule, fix="give them different values",
+                    instead="both names are kept"):
                 raise Poisoned()
             result[item.name] = number
             by_value[number] = item.name
         return result
+
+    def unique_name(self, name: str, number: int, taken, what: str, rule: str,
+                    location) -> str:
+        """`name`; when `taken` has it already (the same identifier twice), a defect that
+        lenient mode accepts by naming the second `name-number`."""
+        if name not in taken:
+            return name
+        if not self.defect(f"'{name}' is named twice in {what}", location, rule=rule,
+                           fix="rename one of them",
+                           instead=f"the second is named '{name}-{number}'"):
+            raise Poisoned()
+        return f"{name}-{number}"
 
     def enumerations(self, node: Node, t: ast.EnumeratedType, scope: Scope) -> None:
         """X.680 20: numbers of the root, then of the extension additions."""
@@ -475,12 +483,8 @@ class TypeBuilder:
 
         def add(item, number):
             location = scope.location(item.pos)
-            if item.name in values:
-                if not self.defect(f"'{item.name}' is named twice in ENUMERATED", location,
-                                   rule="X.680 20", fix="rename one of them",
-                                   instead=f"the second is named '{item.name}-{number}'"):
-                    raise Poisoned()
-                item = replace(item, name=f"{item.name}-{number}")
+            item = replace(item, name=self.unique_name(item.name, number, values,
+                                                       "ENUMERATED", "X.680 20", location))
             if number in used:
                 raise SemanticError(f"'{item.name}({number})' has the same value as "
                                     f"'{used[number]}'", location)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from .. import contents
 from ..typegraph import Kind, Node, ValueDef, universal
 from . import ast
 from .ber import encode
@@ -119,7 +120,8 @@ class ValueReader:
                     self.check_value_constraints(value, type_id, target.location(),
                                                  f"the value of '{target.name}'")
                     result = (value, type_id)
-                    if not target.module.builtin:
+                    if not target.module.builtin and \
+                            self.encodable_value(target, value, type_id):
                         self.graph.values[target.qualified] = ValueDef(
                             target.qualified, type_id, value, target.location())
         except SemanticError as error:
@@ -134,6 +136,18 @@ class ValueReader:
             raise
         self.value_states[key] = result
         return result
+
+    def encodable_value(self, target: Definition, value, type_id: str) -> bool:
+        """An OBJECT IDENTIFIER value such as `{ iso }` is a valid prefix for other values,
+        but X.690 cannot encode it: it gets a warning and no C constant."""
+        if self.graph.target(type_id).builtin != "OBJECT IDENTIFIER":
+            return True
+        problem = contents.oid_unencodable([int(arc) for arc in value.split(".")])
+        if problem:
+            self.diagnostics.warning(f"the value of '{target.name}' ({value}) {problem}, "
+                                     "so X.690 8.19.4 cannot encode it; it has no C constant",
+                                     target.location())
+        return not problem
 
     def macro_value(self, assignment: ast.MacroValueAssignment, scope: Scope):
         """An X.208 macro instance: the macros of real specifications (SNMP's OBJECT-TYPE
@@ -428,6 +442,12 @@ class ValueReader:
             if i + 3 < len(tokens) and tokens[i + 1][0] == L.LPAREN and \
                     tokens[i + 3][0] == L.RPAREN:
                 inner = tokens[i + 2]
+                if self.prefix_meant(tokens, i, arcs, scope, location, relative):
+                    self.oid_reference(ast.Reference(text, (line, column)), arcs, scope,
+                                       location, relative)
+                    arcs.append(int(inner[1]))
+                    i += 4
+                    continue
                 if inner[0] == L.NUMBER:
                     arcs.append(int(inner[1]))
                 else:
@@ -449,6 +469,24 @@ class ValueReader:
             raise SemanticError("an OBJECT IDENTIFIER value needs at least one arc",
                                 scope.location(block.pos))
         return ".".join(map(str, arcs))
+
+    def prefix_meant(self, tokens, i: int, arcs: list[int], scope: Scope, location,
+                     relative: bool) -> bool:
+        """`{ pkiAttributeType (1) }` is a name and number form, the single arc 1, which
+        X.690 8.19.4 cannot encode; when the name is also a value in scope, its author meant
+        `{ pkiAttributeType 1 }`.  A defect lenient mode reads as meant."""
+        if relative or arcs or i != 0 or len(tokens) != 4 or tokens[2][0] != L.NUMBER:
+            return False
+        name, number = tokens[0][1], tokens[2][1]
+        if well_known_arc([], name) is not None or not self.defines_value(scope, name):
+            return False
+        if not self.defect(f"'{name} ({number})' is a name and number form: this value is "
+                           f"the one arc {number}, which cannot be encoded",
+                           location, rule="X.680 32, X.690 8.19.4",
+                           fix=f"write {{ {name} {number} }}",
+                           instead=f"read as {{ {name} {number} }}"):
+            raise Poisoned()
+        return True
 
     def defines_value(self, scope: Scope, name: str) -> bool:
         if scope.bindings and name in scope.bindings:

@@ -46,7 +46,7 @@ def run_callgrind(argv: Sequence[str], functions: Sequence[str], *,
                    *[f"--toggle-collect={f}" for f in functions],
                    f"--callgrind-out-file={out}", "--", *argv]
         result = subprocess.run(command, cwd=cwd, capture_output=True, text=True,
-                                timeout=timeout)
+                                errors="replace", timeout=timeout)   # it may write binary
         if result.returncode != 0:
             raise MeasurementError(f"{' '.join(argv)} failed under callgrind "
                                    f"(exit {result.returncode}):\n{result.stderr[-2000:]}")

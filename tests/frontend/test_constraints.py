@@ -164,6 +164,25 @@ def test_extensible_inner_constraints_are_loose(spec):
     assert graph["M.T"].constraints.size == Range(1, 10, extensible=True)
 
 
+def test_the_last_constraint_on_an_aspect_says_whether_it_is_extensible(spec):
+    # X.691 A.3 encodes `initial NameString (SIZE (1))` with no extension bit and no
+    # length, though NameString's size is extensible; a serially applied alphabet
+    # constraint leaves the size alone (above, and X.691 B.2.2.2).
+    graph = spec.load("""
+        M DEFINITIONS ::= BEGIN
+        NameString ::= VisibleString (FROM ("a".."z" | "A".."Z" | "-.") ^ SIZE (1..64, ...))
+        Initial ::= NameString (SIZE (1))
+        Upper ::= NameString (FROM ("A".."Z"))
+        Small ::= INTEGER (0..10, ...)
+        Smaller ::= Small (1..5)
+        END""")
+    assert graph["M.NameString"].constraints.size == Range(1, 64, extensible=True)
+    assert graph["M.Initial"].constraints.size == Range(1, 1)
+    assert graph["M.Upper"].constraints.size == Range(1, 64, extensible=True)
+    assert graph["M.Upper"].constraints.alphabet == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert graph["M.Smaller"].constraints.value == Range(1, 5)
+
+
 def test_contents_constraint(spec):
     graph = spec.load("""
         M DEFINITIONS ::= BEGIN

@@ -301,6 +301,53 @@ def test_value_references_spelled_in_upper_case(spec):
     assert len(warnings) == 3
 
 
+NAME_AND_NUMBER_PREFIX = """
+    M DEFINITIONS ::= BEGIN
+    base OBJECT IDENTIFIER ::= { 1 3 6 1 4 1 99 }
+    leaf OBJECT IDENTIFIER ::= { base (1) }
+    named OBJECT IDENTIFIER ::= { iso(1) identified-organization(3) 6 }
+    END"""
+
+
+def test_a_value_written_as_the_name_of_an_arc(spec):
+    # X.680 32: in `{ base (1) }` the identifier only names the arc 1 (NameAndNumberForm),
+    # even though `base` is a value; a one-arc value has no encoding (X.690 8.19.4).  The
+    # author meant `{ base 1 }` (Novell's PKIS module); ordinary name forms are untouched.
+    errors = strict(spec, NAME_AND_NUMBER_PREFIX)
+    assert errors == ["4:30: 'base (1)' is a name and number form: this value is the one "
+                      "arc 1, which cannot be encoded (X.680 32, X.690 8.19.4); write "
+                      "{ base 1 }, or accept it with --lenient"]
+    graph, warnings = lenient(spec, NAME_AND_NUMBER_PREFIX)
+    assert graph.values["M.leaf"].value == "1.3.6.1.4.1.99.1"
+    assert graph.values["M.named"].value == "1.3.6"
+    assert warnings == ["4:30: 'base (1)' is a name and number form: this value is the one "
+                        "arc 1, which cannot be encoded (X.680 32, X.690 8.19.4); read as "
+                        "{ base 1 }"]
+
+
+def test_a_value_that_cannot_be_encoded_is_only_a_prefix(spec):
+    # X.690 8.19.4 encodes the first two arcs as one subidentifier, so a value needs two
+    # arcs, a first arc of 0-2 and, under 0 and 1, a second arc of 0-39.  Such a value is
+    # still valid ASN.1, and a prefix of other values: a warning, and no C constant.
+    diagnostics = Diagnostics()
+    graph = load([spec.write("""
+        M DEFINITIONS ::= BEGIN
+        top OBJECT IDENTIFIER ::= { iso }
+        wide OBJECT IDENTIFIER ::= { 1 40 }
+        high OBJECT IDENTIFIER ::= { 3 1 }
+        under OBJECT IDENTIFIER ::= { top 3 }
+        END""")], diagnostics)
+    assert sorted(graph.values) == ["M.under"]
+    assert graph.values["M.under"].value == "1.3"
+    assert [(d.location.line, d.message) for d in diagnostics.items] == [
+        (3, "the value of 'top' (1) has fewer than two arcs, so X.690 8.19.4 cannot encode "
+            "it; it has no C constant"),
+        (4, "the value of 'wide' (1.40) has a second arc above 39 under arc 1, so X.690 "
+            "8.19.4 cannot encode it; it has no C constant"),
+        (5, "the value of 'high' (3.1) has a first arc above 2, so X.690 8.19.4 cannot "
+            "encode it; it has no C constant")]
+
+
 CUT_DOWN_CLASS = """
     M DEFINITIONS ::= BEGIN
     OPERATION ::= CLASS { &code INTEGER UNIQUE, &Argument OPTIONAL }
