@@ -478,9 +478,9 @@ static int char_to_index(const alphabet *a, uint32_t c, uint64_t *k)
 static int index_to_char(const alphabet *a, uint64_t k, uint32_t *c)
 {
     unsigned i;
-    if (!a->indexed) {
+    if (!a->indexed) {                      /* what char_to_index lets through */
         *c = (uint32_t)k;
-        return 1;
+        return a->chars ? 1 : (k >= a->lowest && k <= a->largest);
     }
     if (a->numeric) {
         *c = k == 0 ? ' ' : (uint32_t)('0' + k - 1);
@@ -665,8 +665,16 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
         }
         if (bits == 8 && (!a || (!a->indexed && a->unit == 1)) && !more && total == 0) {
             /* octets, or characters that are their own octets: maybe zero-copy */
+            const uint8_t *octets = get_octets(r, n);
+            size_t i;
+            uint32_t c;
+            for (i = 0; octets && a && i < n; i++)
+                if (!index_to_char(a, octets[i], &c)) {
+                    r->pos -= 8 * (n - i);
+                    return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
+                }
             *count = n;
-            return get_octets(r, n);
+            return octets;
         }
         if (n > (r->end - r->pos) / (bits ? bits : 1))
             return (const uint8_t *)(in_fail(r, ASN1H_ERR_TRUNCATED), NULL);

@@ -242,6 +242,23 @@ def test_application_protocol_messages_round_trip(name):
         assert truncated.returncode == 1 and b"input ends inside a value" in truncated.stderr
 
 
+def test_a_character_outside_its_repertoire_is_refused():
+    """Found by the S1AP fuzz target once open types were decoded: an ENBname (a
+    PrintableString, whose characters APER writes as their own octets) holding 0x95.
+    The decoder must refuse it where it is, since no encoder may write it back."""
+    folder, module, pdu, _, _ = AP_CASES["s1ap"]
+    files = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / folder / "*.asn")))
+    data = bytes.fromhex("0011002e000004003b00090045f6424012345670003c400a0380956e6229"
+                         "3030303100004007000600c045f6420089400140")
+    build = cbuild.converter(files, "--mode", "interpreted", flags=specbuilds.FLAGS)
+    result = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-", input=data,
+                       check=False)
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        f"-:26: {module}.{pdu}.initiatingMessage.value.protocolIEs[1].item.value: value "
+        "out of range\n")
+
+
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
 def clean_failure(result) -> bool:
     """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""
