@@ -442,7 +442,7 @@ class ValueReader:
             if i + 3 < len(tokens) and tokens[i + 1][0] == L.LPAREN and \
                     tokens[i + 3][0] == L.RPAREN:
                 inner = tokens[i + 2]
-                if self.prefix_meant(tokens, i, arcs, scope, location, relative):
+                if self.prefix_meant(tokens, scope, location, relative):
                     self.oid_reference(ast.Reference(text, (line, column)), arcs, scope,
                                        location, relative)
                     arcs.append(int(inner[1]))
@@ -470,12 +470,12 @@ class ValueReader:
                                 scope.location(block.pos))
         return ".".join(map(str, arcs))
 
-    def prefix_meant(self, tokens, i: int, arcs: list[int], scope: Scope, location,
-                     relative: bool) -> bool:
+    def prefix_meant(self, tokens, scope: Scope, location, relative: bool) -> bool:
         """`{ pkiAttributeType (1) }` is a name and number form, the single arc 1, which
         X.690 8.19.4 cannot encode; when the name is also a value in scope, its author meant
-        `{ pkiAttributeType 1 }`.  A defect lenient mode reads as meant."""
-        if relative or arcs or i != 0 or len(tokens) != 4 or tokens[2][0] != L.NUMBER:
+        `{ pkiAttributeType 1 }`.  A defect lenient mode reads as meant.  (Four tokens
+        are that one component, so it is the first.)"""
+        if relative or len(tokens) != 4 or tokens[2][0] != L.NUMBER:
             return False
         name, number = tokens[0][1], tokens[2][1]
         if well_known_arc([], name) is not None or not self.defines_value(scope, name):
