@@ -181,7 +181,7 @@ def read_trace(path: Union[str, os.PathLike], fmt: str = "auto",
     if fmt == "hex":
         return split_pdus(hex_bytes(data, where), where)
     if fmt == "pcap":
-        return [pdu for stream, name in pcap_streams(data, port, where)
+        return [pdu for stream, name, _ in pcap_streams(data, port, where)
                 for pdu in split_pdus(stream, name)]
     raise TraceError(f"unknown trace format {fmt!r} (one of {', '.join(FORMATS)})")
 
@@ -191,8 +191,8 @@ def _per_pdus(data: bytes, fmt: str, port: Optional[int], where: str) -> list[by
         return hex_lines(data, where)
     if fmt == "pcap":
         pdus = []
-        for payload, name in pcap_streams(data, port, where):
-            if name.startswith(f"{where}: TCP"):
+        for payload, name, transport in pcap_streams(data, port, where):
+            if transport == "tcp":
                 raise TraceError(f"{name}: PER over TCP has no framing to split it by; "
                                  f"write the PDUs as hex lines or framed")
             pdus.append(payload)
@@ -244,9 +244,11 @@ def _ip_payload(frame: bytes, linktype: int) -> Optional[tuple[int, bytes, bytes
     return None
 
 
-def pcap_streams(data: bytes, port: Optional[int], where: str) -> Iterable[tuple[bytes, str]]:
+def pcap_streams(data: bytes, port: Optional[int],
+                 where: str) -> Iterable[tuple[bytes, str, str]]:
     """The byte streams of one port: each UDP payload, and each TCP direction
-    reassembled by sequence number, in the order their first packet was captured."""
+    reassembled by sequence number, in the order their first packet was captured; each
+    with its name and its transport ("udp" or "tcp")."""
     if data[:4] == _PCAPNG_MAGIC:
         raise TraceError(f"{where}: pcapng is not supported; convert it first "
                          f"(editcap -F pcap IN OUT)")
@@ -286,10 +288,10 @@ def pcap_streams(data: bytes, port: Optional[int], where: str) -> Iterable[tuple
                 entry[1].append(_Segment(seq + (1 if syn else 0), payload))
     for key, (_, content) in sorted(streams.items(), key=lambda kv: kv[1][0]):
         if key[0] == "udp":
-            yield content, f"{where}: packet {key[1]}"
+            yield content, f"{where}: packet {key[1]}", "udp"
         else:
             name = f"{where}: TCP stream from port {key[2]} to port {key[4]}"
-            yield _reassemble(content, name), name
+            yield _reassemble(content, name), name, "tcp"
 
 
 def _reassemble(segments: list[_Segment], where: str) -> bytes:
