@@ -23,10 +23,12 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The benchmark suite against asn1c, Heimdal and OpenSSL: bench/sizes.csv (code size of every
-# build, -O2 and -Os), bench/results.csv (instructions), docs/benchmarks.md.
+# build, -O2 and -Os), bench/results.csv (instructions), bench/stream.csv (streams, walks,
+# fused passes; an SNMP corpus when net-snmp is installed), docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) bench/sizes.py
 	$(PY) bench/ber_vs_per.py
+	$(PY) bench/stream.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,

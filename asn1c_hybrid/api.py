@@ -43,7 +43,7 @@ from .select.measured import (BYTES, FixedCost, calibrated_costs, calibration_fo
                               fixed_cost)
 from .select.selection import Selection
 from .select.selection import select as knapsack_select
-from .typegraph import TypeGraph
+from .typegraph import Kind, TypeGraph
 
 MODES = ("hybrid", "compiled", "interpreted")
 COST_MODELS = ("auto", "measured", "units")
@@ -106,6 +106,9 @@ class CompileOptions:
                 interpreted, so the mode must be "interpreted".
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.
+    keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
+                TLV as received, in a last field `encoding_` (the signed part of a
+                certificate, to hash without a second pass).
     """
     mode: str = "hybrid"
     select: SelectOptions = field(default_factory=SelectOptions)
@@ -114,9 +117,11 @@ class CompileOptions:
     encodings: tuple[str, ...] = ENCODINGS
     converter: bool = False
     emit_runtime: bool = False
+    keep_encoding: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "encodings", _tuple(self.encodings))
+        object.__setattr__(self, "keep_encoding", _tuple(self.keep_encoding))
         if self.mode not in MODES:
             raise UsageError(f"mode {self.mode!r}: choose from " + ", ".join(MODES))
         unknown = [e for e in self.encodings if e not in ENCODINGS]
@@ -222,6 +227,26 @@ def compiled_types(graph: TypeGraph, options: CompileOptions, progress: Progress
     return chosen
 
 
+def kept_types(graph: TypeGraph, options: CompileOptions) -> set[str]:
+    """The SEQUENCE and SET types (their representations' owners) whose values keep their
+    TLV (--keep-encoding); they cannot be interpreted."""
+    kept = set()
+    interpreted = {resolve_type(graph, name).id for name in options.select.force_interpreted}
+    for name in options.keep_encoding:
+        try:
+            node = graph.target(resolve_type(graph, name).id)
+        except UsageError as exc:
+            raise UsageError(f"cannot keep the encoding of {name}: {exc}") from None
+        if node.kind not in (Kind.SEQUENCE, Kind.SET):
+            raise UsageError(f"cannot keep the encoding of {name}: only SEQUENCE and SET "
+                             f"types keep theirs (it is {node.kind.value})")
+        if node.id in interpreted:
+            raise UsageError(f"cannot keep the encoding of {name} and interpret it: its "
+                             "compiled routine keeps it")
+        kept.add(node.id)
+    return kept
+
+
 def emitted(graph: TypeGraph, options: SelectOptions) -> TypeGraph:
     """The types a build emits: with PDUs named, those their values can involve (and the
     forced types, and the types of the value assignments); else every type."""
@@ -258,10 +283,19 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     """Every output file, by name, rendered in memory: nothing is written.  A hybrid
     build uses `selection` when given (from `select`), else makes it."""
     name = output_name(graph, options)
-    compiled = compiled_types(graph, options, progress, selection)
-    files = emit_generate(emitted(graph, options.select), compiled,
+    kept = kept_types(graph, options)
+    # a kept type is always compiled: its routine sets `encoding_` (the interpreter pays
+    # nothing for a feature its types do not use)
+    compiled = compiled_types(graph, options, progress, selection) | kept
+    built = emitted(graph, options.select)
+    missing = sorted(kept - set(built.nodes))
+    if missing:
+        raise UsageError(f"cannot keep the encoding of {', '.join(missing)}: not in the build "
+                         "(no PDU named can hold it)")
+    files = emit_generate(built, compiled,
                           EmitOptions(name, options.prefix, converter=options.converter,
-                                      encodings=options.encodings))
+                                      encodings=options.encodings,
+                                      keep_encoding=frozenset(kept)))
     if options.emit_runtime:
         for path in runtime_sources():
             files[path.name] = path.read_text(encoding="utf-8")

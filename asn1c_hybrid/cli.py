@@ -110,7 +110,8 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
     return api.CompileOptions(mode=args.mode, select=_select_options(args), name=args.name,
                               prefix=args.prefix, converter=args.converter,
                               emit_runtime=args.emit_runtime,
-                              encodings=encodings or api.ENCODINGS)
+                              encodings=encodings or api.ENCODINGS,
+                              keep_encoding=tuple(args.keep_encoding))
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -291,6 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the encoding rules the build carries, comma-separated: ber, uper, "
                         "aper (default all three); without PER the tables leave its "
                         "constraints out and the converter does not link it")
+    p.add_argument("--keep-encoding", action="append", default=[], metavar="Module.Type",
+                   help="decoded values of this SEQUENCE or SET type keep their TLV as "
+                        "received, in a last field `encoding_` (what a signature covers)")
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

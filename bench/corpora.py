@@ -345,6 +345,104 @@ def x400_traces() -> List[Tuple[str, List[bytes]]]:
             for path in sorted(X400_TRACES.glob("*.ber"))]
 
 
+# ---- SNMP traffic ---------------------------------------------------------------------------
+
+SNMP_WALK_ROOT = "1.3.6.1.2.1"
+
+
+def _dumped_packets(text: str) -> List[bytes]:
+    """The packets of net-snmp's `-d` dumps ("Sending 41 bytes ...", then hex lines)."""
+    packets, current = [], None
+    for line in text.splitlines():
+        if re.match(r"(Sending|Received) \d+ byte", line):
+            current = bytearray()
+            packets.append(current)
+        elif current is not None and re.match(r"[0-9]{4}: ", line):
+            current += bytes.fromhex(line[6:56].replace(" ", ""))
+        else:
+            current = None
+    return [bytes(p) for p in packets]
+
+
+def snmp_walk_messages() -> List[bytes]:
+    """Real SNMPv1 traffic: the requests and responses of an `snmpwalk -v1` of the MIB-2
+    subtree of a net-snmp agent started for the purpose on a local port (Debian's snmpd
+    and snmp packages).  Cached; empty when net-snmp is not installed."""
+    cached = cache_dir() / "snmp-walk.ber"
+    if cached.exists():
+        return split_pdus(cached.read_bytes())
+    import shutil
+    import socket
+    import tempfile
+    import time
+    if not (shutil.which("snmpd") and shutil.which("snmpwalk")):
+        return []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = Path(tmp) / "snmpd.conf"
+        conf.write_text(f"agentaddress udp:127.0.0.1:{port}\nrocommunity public 127.0.0.1\n"
+                        "sysLocation asn1c-hybrid benchmark\nsysContact nobody@example.org\n"
+                        "sysName agent\n")
+        agent = subprocess.Popen(["snmpd", "-f", "-Ln", "-C", "-c", str(conf),
+                                  "-p", str(Path(tmp) / "pid")])
+        try:
+            time.sleep(1)
+            walk = subprocess.run(["snmpwalk", "-d", "-v1", "-c", "public", "-On", "-t", "5",
+                                   f"127.0.0.1:{port}", SNMP_WALK_ROOT],
+                                  capture_output=True, text=True, timeout=600)
+        finally:
+            agent.terminate()
+            agent.wait(30)
+    messages = _dumped_packets(walk.stdout + walk.stderr)
+    if messages:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_bytes(b"".join(messages))
+    return messages
+
+
+# ---- A CRL of any size --------------------------------------------------------------------
+
+def _der(tag: int, contents: bytes) -> bytes:
+    n = len(contents)
+    if n < 0x80:
+        return bytes([tag, n]) + contents
+    size = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([tag, 0x80 | len(size)]) + size + contents
+
+
+def crl_serials(entries: int, seed: int = 5280) -> List[int]:
+    """The serial numbers of make_crl's entries: positive, 1 to 20 octets (RFC 5280 4.1.2.2
+    allows 20), so that some are beyond 64 bits."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(rng.choice((8, 16, 32, 63, 64, 72, 159))) | 1
+            for _ in range(entries)]
+
+
+def make_crl(entries: int, seed: int = 5280) -> bytes:
+    """A DER CertificateList (RFC 5280) with `entries` revoked certificates, written here
+    without the code under test.  Every tenth entry has a reasonCode extension; the
+    signature is not a real one (nothing here verifies it)."""
+    def integer(v: int) -> bytes:
+        return _der(0x02, v.to_bytes(v.bit_length() // 8 + 1, "big"))
+
+    sha256_rsa = _der(0x30, _der(0x06, bytes.fromhex("2a864886f70d01010b")) + b"\x05\x00")
+    issuer = _der(0x30, _der(0x31, _der(0x30, _der(0x06, bytes.fromhex("550403"))
+                                         + _der(0x13, b"asn1c-hybrid test CA"))))
+    reason = _der(0x30, _der(0x30, _der(0x06, bytes.fromhex("551d15"))
+                             + _der(0x04, _der(0x0A, b"\x01"))))
+    revoked = b"".join(
+        _der(0x30, integer(serial) + _der(0x17, b"%02d%02d%02d120000Z" % (20 + i % 5,
+                                                                           1 + i % 12,
+                                                                           1 + i % 28))
+             + (reason if i % 10 == 0 else b""))
+        for i, serial in enumerate(crl_serials(entries, seed)))
+    tbs = _der(0x30, integer(1) + sha256_rsa + issuer + _der(0x17, b"260101000000Z")
+               + _der(0x17, b"260201000000Z") + (_der(0x30, revoked) if entries else b""))
+    return _der(0x30, tbs + sha256_rsa + _der(0x03, b"\x00" + bytes(256)))
+
+
 # ---- The drivers' input --------------------------------------------------------------------
 
 def write_framed(path: Path, messages: Sequence[bytes]) -> None:

@@ -9,7 +9,8 @@
 #                         [PDUS Module.Type...] [PROFILE profile.json...]
 #                         [BUDGET 20%|bytes] [PREFIX p_] [MODE hybrid|compiled|interpreted]
 #                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
-#                         [ENCODING ber|uper|aper...] [LENIENT])
+#                         [ENCODING ber|uper|aper...] [KEEP_ENCODING Module.Type...]
+#                         [LENIENT])
 #
 # makes a static library `name` from the generated C (NAME.h and NAME.c, NAME defaults to
 # the target's name, in OUTPUT_DIR, default ${CMAKE_CURRENT_BINARY_DIR}/name).  Link it
@@ -19,6 +20,8 @@
 # (RUNTIME SOURCES: --emit-runtime).  LENIENT passes --lenient: the common defects of
 # real specifications are accepted with a warning (docs/frontend.md, "Lenient mode").
 # ENCODING lists the encoding rules the code carries (--encoding; default all three).
+# KEEP_ENCODING names SEQUENCE and SET types whose decoded values keep their TLV as
+# received (--keep-encoding: the signed part of a certificate, to hash).
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
@@ -60,7 +63,7 @@ endfunction()
 
 function(asn1c_hybrid_generate)
   cmake_parse_arguments(PARSE_ARGV 0 arg "LENIENT"
-    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE;ENCODING")
+    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE;ENCODING;KEEP_ENCODING")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "asn1c_hybrid_generate: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -112,6 +115,9 @@ function(asn1c_hybrid_generate)
   endif()
   foreach(pdu IN LISTS arg_PDUS)
     list(APPEND options --pdu "${pdu}")
+  endforeach()
+  foreach(kept IN LISTS arg_KEEP_ENCODING)
+    list(APPEND options --keep-encoding "${kept}")
   endforeach()
   set(profiles "")
   foreach(profile IN LISTS arg_PROFILE)

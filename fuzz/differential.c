@@ -87,7 +87,7 @@ static void run(const asn1h_type *type, int build, const uint8_t *data, size_t s
                 unsigned flags, outcome *o)
 {
     asn1h_arena arena;
-    asn1h_decode_opts opts = { 0, 0, NULL };
+    asn1h_decode_opts opts = { 0, 0, NULL, NULL };
     asn1h_error err;
     void *value = value_memory[build].bytes;
     FILE *jer;

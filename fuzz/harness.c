@@ -102,7 +102,7 @@ int fuzz_one(const uint8_t *data, size_t size, unsigned flags, fuzz_result *r)
     static union { uint64_t align; uint8_t bytes[1u << 16]; } value_memory, again_memory;
     void *value = value_memory.bytes, *again = again_memory.bytes;
     asn1h_arena first, second;
-    asn1h_decode_opts opts = { 0, 0, NULL }, der = { STRICT, 0, NULL };
+    asn1h_decode_opts opts = { 0, 0, NULL, NULL }, der = { STRICT, 0, NULL, NULL };
     asn1h_error err;
     uint8_t *encoding, *encoding2;
     size_t len, len2, consumed2 = 0;

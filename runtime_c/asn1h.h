@@ -106,6 +106,8 @@ typedef enum asn1h_code {
     ASN1H_ERR_BUFFER,       /* encoding: the output buffer is too small */
     ASN1H_ERR_CHOICE,       /* encoding: a CHOICE with no valid alternative selected */
     ASN1H_ERR_NO_DER,       /* encoding: a value DER cannot represent (a local time) */
+    ASN1H_ERR_STOPPED,      /* a caller's callback stopped the decoding (asn1h_walk) */
+    ASN1H_ERR_TOO_BIG,      /* a stream's PDU is larger than its maximum (asn1h_stream) */
     ASN1H_ERR_COUNT
 } asn1h_code;
 
@@ -156,6 +158,19 @@ void asn1h_arena_init(asn1h_arena *a, void *buf, size_t size, size_t heap_limit)
 void asn1h_arena_reset(asn1h_arena *a);
 /* Gives every heap block back. */
 void asn1h_arena_free(asn1h_arena *a);
+/* A point to come back to: asn1h_arena_rollback frees everything allocated since
+ * asn1h_arena_save, as asn1h_arena_reset does for a whole message (element-wise decoding
+ * runs each element in such a scope).  A rollback keeps the newest heap block for the
+ * next scope, so that a loop of scopes soon makes no heap allocation. */
+typedef struct asn1h_arena_mark {
+    uint8_t *cur, *end;
+    asn1h_block *blocks;
+} asn1h_arena_mark;
+void asn1h_arena_save(const asn1h_arena *a, asn1h_arena_mark *m);
+void asn1h_arena_rollback(asn1h_arena *a, asn1h_arena_mark *m);
+/* The bytes the arena holds for values: of the caller's buffer and of its heap blocks,
+ * up to the free space of the current one. */
+size_t asn1h_arena_used(const asn1h_arena *a);
 void *asn1h_arena_alloc_slow(asn1h_arena *a, size_t size);
 
 /* Zeroed, ASN1H_ALIGN-aligned memory, or NULL when the limit is reached. */
@@ -419,6 +434,10 @@ static inline const asn1h_type *asn1h_spec_types(const asn1h_spec *spec)
 /* "Module.Type" (or the built-in type's name for a descriptor shared by anonymous
  * primitive types); "#k" (the index) in a build without names. */
 const char *asn1h_type_name(const asn1h_type *t);
+/* The type that a path names: "Module.Type", then components ("Module.Type.a.b"), with
+ * "*" for the element of a SEQUENCE OF or SET OF ("PKIX1Explicit88.TBSCertList.
+ * revokedCertificates.*").  NULL when there is none, or in a build without names. */
+const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path);
 
 /* ---- Decoding and encoding ----------------------------------------------------------- */
 
@@ -433,11 +452,13 @@ const char *asn1h_type_name(const asn1h_type *t);
                                        checks: it never writes such a value */
 
 typedef struct asn1h_profile asn1h_profile;
+typedef struct asn1h_walk asn1h_walk;
 
 typedef struct asn1h_decode_opts {
     unsigned flags;
     unsigned max_depth;             /* 0: ASN1H_MAX_DEPTH */
     asn1h_profile *profile;         /* counters, used when built with ASN1H_PROFILE */
+    asn1h_walk *walk;               /* element-wise decoding of one list type, or NULL */
 } asn1h_decode_opts;
 
 struct asn1h_dec {
@@ -450,6 +471,7 @@ struct asn1h_dec {
     unsigned flags;
     unsigned depth;                 /* nesting levels left */
     asn1h_profile *profile;
+    asn1h_walk *walk;
 };
 
 struct asn1h_enc {
@@ -484,12 +506,110 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
 asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
                             uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
 
+/* Values that outlive their input (asn1h_copy.c).  Decoded values point into the input:
+ * asn1h_decode_owned and asn1h_decode_per_owned copy the PDU into the arena first (its
+ * extent from its header; for PER, which does not say it, all of buf[0..len)) and decode
+ * from the copy, so that every string, bit string, big integer, open type and unknown
+ * extension belongs to the arena.  asn1h_copy makes a deep copy of a value decoded in
+ * place into `arena` (ASN1H_ERR_MEMORY when its limit is reached: *dst is incomplete). */
+asn1h_code asn1h_decode_owned(const asn1h_type *type, void *value, const uint8_t *buf,
+                              size_t len, asn1h_arena *arena, const asn1h_decode_opts *opts,
+                              size_t *consumed, asn1h_error *err);
+asn1h_code asn1h_decode_per_owned(const asn1h_type *type, void *value, const uint8_t *buf,
+                                  size_t len, unsigned variant, asn1h_arena *arena,
+                                  const asn1h_decode_opts *opts, size_t *consumed,
+                                  asn1h_error *err);
+asn1h_code asn1h_copy(const asn1h_type *type, void *dst, const void *src, asn1h_arena *arena);
+
 /* Whether two values of `type` are equal (as abstract values: DEFAULT handling, INTEGER
  * representations and BIT STRING trailing bits are taken into account). */
 bool asn1h_equal(const asn1h_type *type, const void *a, const void *b);
 
 /* Writes the value as JSON following X.697 (JER).  Returns 0, or -1 on a write error. */
 int asn1h_print_jer(FILE *out, const asn1h_type *type, const void *value);
+
+/* ---- Element-wise decoding of huge lists (asn1h_walk.c) ------------------------------
+ *
+ * A decode with opts->walk set hands the elements of every value of the list type
+ * `walk->list` (a SEQUENCE OF or SET OF, such as a CRL's TBSCertList.revokedCertificates)
+ * to a callback one at a time, instead of storing them: each element is decoded into a
+ * scope of the arena that is rolled back after its callback, so that memory stays bounded
+ * by one element.  The rest of the PDU is decoded as usual (by the interpreter around the
+ * list, by their own routines inside the elements); a walked list is left empty (count 0)
+ * in the value.  The callback's `tlv` is the element's encoding, `value` its decoded
+ * value (valid during the call). */
+#define ASN1H_WALK_NEXT 0           /* go on with the next element */
+#define ASN1H_WALK_SKIP 1           /* skip the list's other elements; decode the rest */
+#define ASN1H_WALK_STOP 2           /* stop here: the decode fails with ASN1H_ERR_STOPPED */
+typedef int asn1h_element_fn(void *ctx, const void *value, size_t index,
+                             const uint8_t *tlv, size_t len);
+
+struct asn1h_walk {
+    const asn1h_type *list;
+    asn1h_element_fn *on_element;
+    void *ctx;
+    size_t count;                   /* out: elements handed over */
+    size_t high_water;              /* out: the most arena bytes in use at a callback */
+    /* Optional, for a PDU walked while its octets arrive (examples/stream/): before the
+     * walk reads an element, pull(ctx, upto) returns once the input before `upto` can be
+     * read (0: it never will, the decode fails as truncated); the first call is at the
+     * list's contents, before which the decoder has read everything it needed.  After
+     * an element's callback, release(ctx, upto) says the walk will not read the octets
+     * before `upto` again.  After the last element, the walk pulls the rest of the PDU. */
+    int (*pull)(void *ctx, const uint8_t *upto);
+    void (*release)(void *ctx, const uint8_t *upto);
+    /* set by asn1h_walk_init: the walker, for the walked list and for the compiled types
+     * met around it, reached through here so that programs that never walk do not link
+     * it (asn1h_interpret_contents's arguments) */
+    const uint8_t *(*run)(asn1h_dec *d, const asn1h_type *list, const uint8_t *p,
+                          const uint8_t *end, unsigned form, void *value);
+};
+
+void asn1h_walk_init(asn1h_walk *w, const asn1h_type *list, asn1h_element_fn *on_element,
+                     void *ctx);
+
+/* ---- Streams: PDUs as their octets arrive (asn1h_stream.c) ---------------------------
+ *
+ * A stream takes fragments of any size (one octet at a time included) and hands each
+ * complete PDU to a callback as soon as its last octet arrives.  It finds the boundaries
+ * from the BER headers (definite and indefinite lengths), or from the 4-octet length
+ * prefix of the PER trace framing, and buffers only an incomplete PDU: a PDU that lies
+ * whole in one fragment is handed over in place.
+ *
+ * Errors leave the stream in a defined state: every later feed fails with the same code
+ * until the caller calls asn1h_stream_skip (after ASN1H_ERR_TOO_BIG with a known length:
+ * the PDU's octets are dropped as they arrive) or asn1h_stream_reset (drop what is
+ * buffered; the next octet fed starts a PDU). */
+#define ASN1H_FRAME_BER   0u        /* one BER/DER TLV per PDU */
+#define ASN1H_FRAME_LEN32 1u        /* a 4-octet big-endian length, then the PDU (PER) */
+
+/* Returns 0 to go on; anything else stops the feed after this PDU (*used says where). */
+typedef int asn1h_pdu_fn(void *ctx, const uint8_t *pdu, size_t len);
+
+typedef struct asn1h_stream {
+    unsigned framing;               /* ASN1H_FRAME_* */
+    size_t max_pdu;                 /* the largest PDU accepted, framing included */
+    uint8_t *buf;                   /* the incomplete PDU: buf[0..len) */
+    size_t len, cap;
+    size_t need;                    /* its whole length once known, else 0 */
+    size_t scan;                    /* indefinite lengths: the next header to read */
+    size_t open;                    /* indefinite lengths: levels still open */
+    size_t skip;                    /* octets still to drop (asn1h_stream_skip) */
+    size_t offset;                  /* octets taken before buf[0]: error offsets */
+    asn1h_code failed;
+} asn1h_stream;
+
+void asn1h_stream_init(asn1h_stream *s, unsigned framing, size_t max_pdu);
+/* Takes data[0..len): calls fn for each PDU it completes.  Returns ASN1H_OK, or the
+ * stream's error (err->offset: where in the stream), or ASN1H_ERR_STOPPED when fn asked
+ * to stop.  *used (may be NULL) is how many octets of data were taken. */
+asn1h_code asn1h_stream_feed(asn1h_stream *s, const uint8_t *data, size_t len,
+                             asn1h_pdu_fn *fn, void *ctx, size_t *used, asn1h_error *err);
+/* The end of the stream: ASN1H_ERR_TRUNCATED when a PDU is incomplete. */
+asn1h_code asn1h_stream_end(asn1h_stream *s, asn1h_error *err);
+asn1h_code asn1h_stream_skip(asn1h_stream *s);
+void asn1h_stream_reset(asn1h_stream *s);
+void asn1h_stream_free(asn1h_stream *s);
 
 /* ---- Profiles (trace replay and -fprofile-generate style counting) -------------------- */
 

@@ -142,3 +142,49 @@ void asn1h_arena_free(asn1h_arena *a)
         a->cur = a->end = NULL;
     }
 }
+
+void asn1h_arena_save(const asn1h_arena *a, asn1h_arena_mark *m)
+{
+    m->cur = a->cur;
+    m->end = a->end;
+    m->blocks = a->blocks;
+}
+
+void asn1h_arena_rollback(asn1h_arena *a, asn1h_arena_mark *m)
+{
+    asn1h_block *keep, *b, *next;
+
+    if (a->blocks == m->blocks) {           /* all of the scope is in the mark's region */
+        if (a->cur != m->cur)
+            memset(m->cur, 0, (size_t)(a->cur - m->cur));
+        a->cur = m->cur;
+        return;
+    }
+    /* The scope took new blocks: keep the newest, the largest, for the next scope; free
+     * the others.  The mark's region may have been used up to its end: zero its rest,
+     * once, for the mark moves to the start of the kept block. */
+    keep = a->blocks;
+    for (b = keep->next; b != m->blocks; b = next) {
+        next = b->next;
+        a->heap_used -= b->size;
+        free(b);
+    }
+    keep->next = m->blocks;
+    memset(block_data(keep), 0, (size_t)(a->cur - block_data(keep)));
+    if (m->cur != m->end)
+        memset(m->cur, 0, (size_t)(m->end - m->cur));
+    a->cur = block_data(keep);
+    a->end = a->cur + keep->size;
+    asn1h_arena_save(a, m);
+}
+
+size_t asn1h_arena_used(const asn1h_arena *a)
+{
+    size_t used = 0;
+    const asn1h_block *b;
+    for (b = a->blocks; b; b = b->next)
+        used += b == a->blocks ? (size_t)(a->cur - block_data((asn1h_block *)b)) : b->size;
+    if (a->buf)
+        used += a->blocks ? a->buf_size : (size_t)(a->cur - a->buf);
+    return used;
+}

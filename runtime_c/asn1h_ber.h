@@ -210,9 +210,40 @@ static inline void asn1h_dec_start(asn1h_dec *d, const asn1h_type *type, const u
     d->flags = opts ? opts->flags : 0;
     d->depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
     d->profile = opts ? opts->profile : NULL;
+    d->walk = opts ? opts->walk : NULL;
 }
 
+/* --keep-encoding (the compiled routine of a kept type): sets *kept to the TLV of a
+ * SEQUENCE or SET value whose contents start at `contents` and which ends at `end` (after
+ * its end-of-contents octets when its length is indefinite).  Its identifier is one
+ * octet (the generator checks), and its length octets read backwards from the contents
+ * without doubt: the octet before them is a constructed identifier, never the 0x81..0x88
+ * that starts a long form. */
+static inline void asn1h_keep_encoding(const asn1h_dec *d, const uint8_t *contents,
+                                       const uint8_t *end, unsigned form, asn1h_bytes *kept)
+{
+    const uint8_t *start = contents - 2;    /* identifier, one length octet (or 0x80) */
+    size_t k, i, n, len = (size_t)(end - contents);
+    for (k = 1; !(form & ASN1H_FORM_INDEF) && k <= 8 && (size_t)(contents - d->base) >= k + 2;
+         k++) {
+        if (contents[-(ptrdiff_t)k - 1] != (0x80u | k))
+            continue;
+        for (n = 0, i = k; i > 0; i--)
+            n = n << 8 | contents[-(ptrdiff_t)i];
+        if (n == len) {
+            start = contents - k - 2;
+            break;
+        }
+    }
+    kept->buf = start;
+    kept->len = (size_t)(end - start);
+}
+
+/* Whether list type t is the one whose elements are walked (asn1h_walk). */
+#define ASN1H_WALKED(d, t) (ASN1H_UNLIKELY((d)->walk != NULL) && (d)->walk->list == (t))
+
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
+
 /* While an error unwinds: prepend a component (or, when m is NULL, an element index) to
  * its path. */
 void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index);

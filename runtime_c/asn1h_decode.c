@@ -58,12 +58,16 @@ static unsigned member_tags(const asn1h_dec *d, const asn1h_member *m, uint32_t 
     return n - skip + 1;
 }
 
-/* The contents of a type: by its compiled routines, else by the interpreter. */
+/* The contents of a type: by its compiled routines, else by the interpreter.  During a
+ * walk, compiled types go to the walker (asn1h_walk.c), which has the interpreter decode
+ * what encloses the walked list: compiled list routines do not look for walks. */
 ASN1H_INLINE const uint8_t *decode_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                             const uint8_t *end, unsigned form, void *v)
 {
-    if (t->flags & ASN1H_T_COMPILED)
+    if ((t->flags & ASN1H_T_COMPILED) && !d->walk)
         return d->spec->routines[t->aux - 1].decode(d, p, end, form, v);
+    if (ASN1H_UNLIKELY(t->flags & ASN1H_T_COMPILED))
+        return d->walk->run(d, t, p, end, form, v);
     return asn1h_interpret_contents(d, t, p, end, form, v);
 }
 
@@ -878,6 +882,8 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
         return dec_set(d, t, p, end, form, v);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
+        if (ASN1H_WALKED(d, t))
+            return d->walk->run(d, t, p, end, form, v);
         if (ASN1H_UNLIKELY(t->extra))
             return check_decoded(d, t, p, dec_sequence_of(d, t, p, end, form, v), v);
         return dec_sequence_of(d, t, p, end, form, v);

@@ -25,6 +25,8 @@ const char *asn1h_strerror(asn1h_code code)
         "output buffer too small",
         "no valid CHOICE alternative selected",
         "value has no DER form",
+        "stopped by the caller",
+        "PDU larger than the maximum",
     };
     return (unsigned)code < ASN1H_ERR_COUNT ? text[code] : "unknown error";
 }
@@ -231,6 +233,59 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
     }
     }
     return false;
+}
+
+/* ---- Types by name ------------------------------------------------------------------- */
+
+/* Whether path[0..len) is the name `name`. */
+static int names(const char *path, size_t len, const char *name)
+{
+    return strncmp(path, name, len) == 0 && name[len] == 0;
+}
+
+const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
+{
+    const asn1h_type *types = asn1h_spec_types(spec), *t = NULL;
+    const char *rest;
+    size_t i;
+    if (!spec->type_names || !spec->member_names)
+        return NULL;
+    /* "Module.Type": module names may hold dots, so the longest prefix that is a type */
+    for (rest = path + strlen(path); !t; ) {
+        for (i = 0; i < spec->ntypes && !t; i++)
+            if (spec->type_names[i] && names(path, (size_t)(rest - path),
+                                             asn1h_name(spec, spec->type_names[i])))
+                t = &types[i];
+        if (t)
+            break;
+        while (rest > path && *--rest != '.')
+            ;
+        if (rest == path)
+            return NULL;
+    }
+    while (*rest == '.') {                  /* then its components */
+        const char *name = ++rest;
+        size_t len;
+        while (*rest && *rest != '.')
+            rest++;
+        len = (size_t)(rest - name);
+        if (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF) {
+            if (!names(name, len, "*"))
+                return NULL;
+            t = &types[spec->members[t->first].type];
+        } else if (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET
+                   || t->kind == ASN1H_CHOICE) {
+            const asn1h_type *found = NULL;
+            for (i = t->first; i < (size_t)t->first + t->count && !found; i++)
+                if (names(name, len, asn1h_name(spec, spec->member_names[i])))
+                    found = &types[spec->members[i].type];
+            if (!(t = found))
+                return NULL;
+        } else {
+            return NULL;
+        }
+    }
+    return *rest ? NULL : t;
 }
 
 /* ---- Profiles ------------------------------------------------------------------------ */

@@ -20,11 +20,13 @@ class EmitOptions:
     # the rules the build carries: without PER, the tables leave its constraints and
     # groups out and the converter does not link its codec; without BER, likewise
     encodings: tuple[str, ...] = ENCODINGS
+    # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
+    keep_encoding: frozenset[str] = frozenset()
 
 
 def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict[str, str]:
     """C sources (file name -> text) for `graph`, with compiled routines for the node ids
     in `compiled` and interpreter tables for everything."""
     per = any(rules in PER for rules in options.encodings)
-    layout = build_layout(graph, compiled, options.prefix, per)
+    layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding)
     return render(layout, options.name, options.prefix, options.converter, options.encodings)

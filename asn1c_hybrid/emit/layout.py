@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
+from ..errors import UsageError
 from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, Tag, TagClass, TypeGraph,
                          strongly_connected_components)
 from .constraints import (PerVisible, RuntimeCheck, interval_test, intervals_test,
@@ -171,6 +172,7 @@ class TypeLayout:
     open_entries: list[tuple[bytes, str]] = field(default_factory=list)  # key, node id
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
+    keep_encoding: bool = False   # its struct ends with `encoding_`, its TLV as received
     check: Optional[RuntimeCheck] = None  # the constraint checked at run time
     per: Optional[PerVisible] = None      # the constraint PER encodes
     # set by the tables (emit/tables.py)
@@ -211,15 +213,32 @@ class Layout:
 
 
 class _Builder:
-    def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str, per: bool):
+    def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str, per: bool,
+                 keep_encoding: frozenset[str] = frozenset()):
         self.prefix = prefix
         self.per = per
         self.graph = graph
         self.compiled = compiled
+        self.keep_encoding = self._kept(keep_encoding)
         self.names = CNames(graph, prefix)
         self.types: dict[str, TypeLayout] = {}
         self.pointer_edges: set[tuple[str, str]] = set()
         self.defaults: list[tuple[str, str, str]] = []
+
+    def _kept(self, owners: frozenset[str]) -> frozenset[str]:
+        """The SEQUENCE and SET types that --keep-encoding names (api.kept_types resolved
+        them), checked: their TLV starts with a one-octet identifier wherever they occur,
+        which is how their routines find the TLV's start from its contents
+        (asn1h_keep_encoding)."""
+        for node in self.graph:
+            uses = [(node.id, node.tags, node.id)] + [
+                (f"{node.id}.{c.name}", c.tags, c.type) for c in node.members()]
+            for where, tags, type_id in uses:
+                owner = self.graph.target(type_id).id
+                if owner in owners and tags and tags[-1].number >= 31:
+                    raise UsageError(f"cannot keep the encoding of {owner}: {where} tags it "
+                                     f"{tags[-1]}, an identifier of several octets")
+        return owners
 
     # -- C types ---------------------------------------------------------------------
     def owns_struct(self, node: Node) -> bool:
@@ -439,6 +458,7 @@ class _Builder:
             layout.universal = UNIVERSAL_TAGS.get(target.builtin, 4)
         layout.check = self._check(node)
         layout.per = self._per(node)
+        layout.keep_encoding = target.id in self.keep_encoding
         owner = target
         if self.owns_struct(owner):
             # an alias constrained otherwise than its owner cannot use the owner's routines,
@@ -726,6 +746,7 @@ def _der_order(graph: TypeGraph, node: Node) -> list[int]:
 
 
 def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "",
-                 per: bool = True) -> Layout:
-    """`per`: with what PER needs (its visible constraints, extension groups)."""
-    return _Builder(graph, compiled, prefix, per).build()
+                 per: bool = True, keep_encoding: frozenset[str] = frozenset()) -> Layout:
+    """`per`: with what PER needs (its visible constraints, extension groups);
+    `keep_encoding`: the SEQUENCE and SET types whose values keep their TLV."""
+    return _Builder(graph, compiled, prefix, per, keep_encoding).build()

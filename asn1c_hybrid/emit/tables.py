@@ -54,7 +54,7 @@ class TypeEntry:
     first: int = 0
     count: int = 0
     aux: str = "0"
-    extra: int = 0
+    extra: object = 0                # a number, or a C expression (offsetof)
     name: object = ""                # its name (an offset in the pool once laid out)
     comment: str = ""
 
@@ -340,6 +340,8 @@ class _Builder:
                 self.t.routines.append((t.decoder, t.encoder))
                 entry.aux = str(len(self.t.routines))
                 entry.flags.append("ASN1H_T_COMPILED")
+            if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept
+                entry.extra = f"offsetof({t.cname}, encoding_) + 1"
             if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
                 self.t.codecs.add("received")
             if "ASN1H_T_EXTENSIBLE" in t.flags:     # unknown extensions kept

@@ -115,14 +115,14 @@ const uint8_t *dec_input(void)
 asn1h_code dec(const asn1h_type *type, void *value, const uint8_t *buf, size_t len,
                unsigned flags, asn1h_error *err)
 {
-    asn1h_decode_opts opts = { flags, 0, NULL };
+    asn1h_decode_opts opts = { flags, 0, NULL, NULL };
     return decode_copy(type, value, buf, len, &opts, err);
 }
 
 asn1h_code dec_depth(const asn1h_type *type, void *value, const uint8_t *buf, size_t len,
                      unsigned max_depth, asn1h_error *err)
 {
-    asn1h_decode_opts opts = { 0, max_depth, NULL };
+    asn1h_decode_opts opts = { 0, max_depth, NULL, NULL };
     return decode_copy(type, value, buf, len, &opts, err);
 }
 

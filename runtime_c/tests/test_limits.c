@@ -36,7 +36,7 @@ static asn1h_code nested(const asn1h_type *type, size_t levels, const char *open
     uint8_t value[64];
     asn1h_arena a;
     asn1h_error err;
-    asn1h_decode_opts opts = { 0, 0, NULL };
+    asn1h_decode_opts opts = { 0, 0, NULL, NULL };
     size_t len;
     uint8_t *buf = nest(levels, open, open_len, middle, middle_len, close, close_len, &len);
     asn1h_code code;
@@ -111,7 +111,7 @@ void test_depth_sequence_of(void)
             uint8_t value[64];
             asn1h_arena a;
             asn1h_error err;
-            asn1h_decode_opts opts = { 0, 0, NULL };
+            asn1h_decode_opts opts = { 0, 0, NULL, NULL };
             opts.max_depth = 100;
             asn1h_arena_init(&a, storage.bytes, sizeof storage.bytes, 0);
             CHECK_EQ(asn1h_decode(&Nest_type, value, p, len, &a, &opts, NULL, &err),

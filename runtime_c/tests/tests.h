@@ -52,6 +52,14 @@
     X(arena_reset_reuses_heap) \
     X(arena_huge_requests) \
     X(arena_decoding_limits) \
+    X(arena_scopes) \
+    X(stream_fragments) \
+    X(stream_errors) \
+    X(stream_len32_and_stop) \
+    X(walk_list) \
+    X(walk_from_a_stream) \
+    X(owned_values) \
+    X(find_type) \
     X(depth_sequence) \
     X(depth_explicit_choice) \
     X(depth_sequence_of) \
