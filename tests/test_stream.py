@@ -32,13 +32,14 @@ COPY_CHECK = REPO / "tests" / "c" / "copy_check.c"
 SPEC_FILES = [*sorted((SPECS / "IETF_PKI_RFC5280").glob("*.asn")),
               *sorted((SPECS / "IETF_LDAP_RFC4511").glob("*.asn")),
               *sorted((SPECS / "IETF_SNMP").glob("*.asn")),
-              corpora.PERSONNEL_SPEC,
+              corpora.PERSONNEL_SPEC, corpora.BLACKWELL_SPEC,
               *sorted((REPO / "examples" / "x400" / "spec").glob("*.asn"))]
 MODES = list(specbuilds.MODES)
 CERTIFICATE = "PKIX1Explicit88.Certificate"
 CRL = "PKIX1Explicit88.CertificateList"
 REVOKED = "PKIX1Explicit88.TBSCertList.revokedCertificates"
 PERSONNEL = "PersonnelRecordModule.PersonnelRecord"
+BLACKWELL = "BlackwellModule.BlackwellMessage"
 X400 = "MTAAbstractService.MTS-APDU"
 
 
@@ -94,6 +95,14 @@ def _pkits_crls() -> bytes:
     return b"".join(p.read_bytes() for p in corpora.pkits()[1])
 
 
+def _pkits_certificates() -> bytes:
+    return b"".join(p.read_bytes() for p in corpora.pkits()[0])
+
+
+def _blackwell() -> bytes:
+    return corpora.blackwell_message() * 5
+
+
 def _personnel() -> bytes:
     return (corpora.personnel_der() + corpora.personnel_indefinite()) * 3
 
@@ -106,7 +115,9 @@ CORPORA = {
     "mozilla": (_mozilla, CERTIFICATE),
     "mozilla-indefinite": (_mozilla_indefinite, CERTIFICATE),
     "pkits-crls": (_pkits_crls, CRL),
+    "pkits-certificates": (_pkits_certificates, CERTIFICATE),
     "personnel": (_personnel, PERSONNEL),
+    "blackwell": (_blackwell, BLACKWELL),
     "x400": (_x400, X400),
 }
 
@@ -293,7 +304,7 @@ def test_walk_of_the_pkits_crls(programs):
 
 # ---- Owned values ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["mozilla", "pkits-crls", "personnel", "x400"])
+@pytest.mark.parametrize("name", ["mozilla", "pkits-crls", "personnel", "blackwell", "x400"])
 @pytest.mark.parametrize("mode", MODES)
 def test_values_outlive_their_input(programs, mode, name):
     """asn1h_decode_owned and asn1h_copy: the values stay valid and equal once their input is
