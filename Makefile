@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) bench/sizes.py
 	$(PY) bench/ber_vs_per.py
 	$(PY) bench/stream.py
+	$(PY) bench/layouts.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,

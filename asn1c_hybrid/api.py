@@ -30,7 +30,7 @@ from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
 from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
-from .estimate.profile import Profile
+from .estimate.profile import Profile, learn_layouts
 from .estimate.replay import replay
 from .estimate.static import static_estimate
 from .estimate.trace import read_trace
@@ -358,8 +358,8 @@ def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
             progress: Optional[Callable[[int, int], None]] = None) -> Profile:
     """`asn1c-hybrid profile`: the values of each type in the PDUs of `traces` (BER,
     hex text, framed or pcap; in the `encoding` rules: ber, uper or aper), counted by
-    replay through the runtime, plus the profiles of `merge`.  `progress(done, total)`
-    follows the replay."""
+    replay through the runtime, and their layouts (BER only), plus the profiles of
+    `merge`.  `progress(done, total)` follows the replay."""
     pdu_id = resolve_type(graph, pdu).id
     profiles = []
     for path in merge:
@@ -376,9 +376,12 @@ def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
         names.extend(f"{path}: PDU {k}" for k in range(1, len(read) + 1))
     if traces:
         total = len(pdus_read)
-        profiles.insert(0, replay(graph, pdu_id, pdus_read,
-                                  (lambda done: progress(done, total)) if progress else None,
-                                  names, encoding))
+        counted = replay(graph, pdu_id, pdus_read,
+                         (lambda done: progress(done, total)) if progress else None,
+                         names, encoding)
+        if encoding == "ber":
+            counted.layouts[pdu_id] = learn_layouts(pdus_read, names)
+        profiles.insert(0, counted)
     return Profile.merge(profiles)
 
 

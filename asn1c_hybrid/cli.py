@@ -150,6 +150,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    for pdu, learnt in profile.layouts.items():
+        shares = ", ".join(
+            f"{len(learnt.forms[form])} {form} (the 10 most frequent: "
+            f"{100 * sum(l.count for l in learnt.forms[form][:10]) / max(learnt.messages, 1):.1f}%)"
+            for form in learnt.forms)
+        _note(f"{pdu}: layouts of {learnt.messages} messages: {shares}")
     if args.output == "-":
         sys.stdout.write(profile.dumps())
     else:

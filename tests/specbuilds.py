@@ -106,6 +106,10 @@ SPEC_SETS = {s.name: s for s in [
                              SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn"),
             note="RFC1156-MIB is OBJECT-TYPE macro values, which asn1tools cannot read: "
                  "its types are compiled here but left out of the comparison"),
+    # examples/snmp: RFC 3416's PDUs in a message that also carries SNMPv1's trap
+    SpecSet("snmp-traffic", (*sorted((REPO / "examples" / "snmp" / "spec").glob("*.asn")),
+                             SPECS / "IETF_SNMP" / "RFC1155-SMI.asn",
+                             SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn")),
 ]}
 
 

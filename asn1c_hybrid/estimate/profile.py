@@ -1,4 +1,4 @@
-"""Profile files: how many values of each type real messages held.
+"""Profile files: how many values of each type real messages held, and their layouts.
 
 A profile is JSON, keyed by type identifier, and carries the hash of the specification
 it was counted against (`TypeGraph.spec_hash()`):
@@ -11,6 +11,13 @@ it was counted against (`TypeGraph.spec_hash()`):
       "types": {
         "Module.Type": {"values": 40},
         "Module.Type.list": {"values": 18, "items": 51}
+      },
+      "layouts": {
+        "Module.PDU": {
+          "messages": 18,
+          "exact": [{"id": "676b241c5c52", "count": 7, "layout": "30:05(02:01 01:01)"}],
+          "slot": [{"id": "4da5141d7291", "count": 12, "layout": "30:*(02:* 01:01)"}]
+        }
       }
     }
 
@@ -18,23 +25,31 @@ it was counted against (`TypeGraph.spec_hash()`):
 SET OF only) the elements of those values.  Types with no values may be left out.
 Names without a module (descriptors shared by anonymous primitive types, such as
 "IA5String") are kept but are no types of the graph: the estimate leaves them out.
-Profiles of several runs of the same specification merge by summing every count.
-The same file is written by trace replay (`asn1c-hybrid profile`).  The runtime's
-`asn1h_profile_write` (an application built with ASN1H_PROFILE) prints the counters as
-``{"spec_hash": ..., "counters": {"Module.Type": [values, items]}}``, optionally with
-"messages"; that form is read as well.  Without a message count (0), frequencies are
-the run's totals: the knapsack's choice is the same, only the savings' scale differs.
+
+`layouts` (BER traces only) holds, per PDU type, the most frequent layouts of its
+messages in both forms of `estimate/layouts.py`: `count` messages of the `messages` had
+that layout.  It is optional: a profile without it (an older one, a PER trace's, the
+runtime's counters) has no layouts.
+
+Profiles of several runs of the same specification merge by summing every count (layouts
+by their text).  The same file is written by trace replay (`asn1c-hybrid profile`).  The
+runtime's `asn1h_profile_write` (an application built with ASN1H_PROFILE) prints the
+counters as ``{"spec_hash": ..., "counters": {"Module.Type": [values, items]}}``,
+optionally with "messages"; that form is read as well.  Without a message count (0),
+frequencies are the run's totals: the knapsack's choice is the same, only the savings'
+scale differs.
 """
 from __future__ import annotations
 
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Iterable, Union
+from typing import Iterable, Sequence, Union
 
 from ..errors import ProfileError
 from ..typegraph import Kind, TypeGraph
 from .estimate import Estimate
+from .layouts import FORMS, LIMIT, Layout, LayoutError, layout_id, learn, parse
 from .static import list_items
 
 FORMAT = "asn1c-hybrid profile"
@@ -48,11 +63,19 @@ class TypeCounts:
 
 
 @dataclass
+class PduLayouts:
+    """The layouts learnt from `messages` PDUs of one type, per form, most frequent first."""
+    messages: int = 0
+    forms: dict[str, list[Layout]] = field(default_factory=lambda: {f: [] for f in FORMS})
+
+
+@dataclass
 class Profile:
     spec_hash: str
     messages: int = 0
     counts: dict[str, TypeCounts] = field(default_factory=dict)
     origin: str = ""                      # the file it was read from, for messages
+    layouts: dict[str, PduLayouts] = field(default_factory=dict)
 
     # ---- reading and writing ----------------------------------------------------------
 
@@ -87,7 +110,8 @@ class Profile:
             if not (_is_count(values) and _is_count(items)):
                 raise bad(f'the counts of "{type_id}" are not non-negative integers')
             counts[type_id] = TypeCounts(values, items)
-        return cls(spec_hash, messages, counts, origin)
+        layouts = _layouts_from_json(data.get("layouts", {}), bad)
+        return cls(spec_hash, messages, counts, origin, layouts)
 
     @staticmethod
     def _from_runtime_form(data: dict, bad) -> dict:
@@ -122,8 +146,15 @@ class Profile:
             c = self.counts[type_id]
             if c.values or c.items:
                 types[type_id] = {"values": c.values, **({"items": c.items} if c.items else {})}
+        layouts = {}
+        for pdu in sorted(self.layouts):
+            learnt = self.layouts[pdu]
+            layouts[pdu] = {"messages": learnt.messages, **{
+                form: [{"id": l.id, "count": l.count, "layout": l.text}
+                       for l in learnt.forms[form]] for form in FORMS}}
         return {"format": FORMAT, "version": VERSION, "spec_hash": self.spec_hash,
-                "messages": self.messages, "types": types}
+                "messages": self.messages, "types": types,
+                **({"layouts": layouts} if layouts else {})}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, sort_keys=False) + "\n"
@@ -153,6 +184,9 @@ class Profile:
                 total = merged.counts.setdefault(type_id, TypeCounts())
                 total.values += c.values
                 total.items += c.items
+        for pdu in sorted({pdu for p in profiles for pdu in p.layouts}):
+            merged.layouts[pdu] = _merge_layouts([p.layouts[pdu] for p in profiles
+                                                  if pdu in p.layouts])
         return merged
 
     def check(self, graph: TypeGraph) -> None:
@@ -201,6 +235,56 @@ class Profile:
                 seen = values.get(node.id, 0)
                 per_value[node.id] = items[node.id] / seen if seen else list_items(node)
         return Estimate(frequencies, per_value, "profile")
+
+
+def learn_layouts(pdus: Sequence[bytes], names: Sequence[str]) -> PduLayouts:
+    """The layouts of BER `pdus` in every form; `names` says where each came from."""
+    trees = []
+    for pdu, name in zip(pdus, names):
+        try:
+            trees.append(parse(pdu))
+        except LayoutError as exc:
+            raise ProfileError(f"{name}: {exc}") from None
+    return PduLayouts(len(trees), {form: learn(trees, form) for form in FORMS})
+
+
+def _layouts_from_json(data: object, bad) -> dict[str, PduLayouts]:
+    if not isinstance(data, dict):
+        raise bad('"layouts" is not an object')
+    layouts = {}
+    for pdu, entry in data.items():
+        if not (isinstance(entry, dict) and _is_count(entry.get("messages"))
+                and set(entry) <= {"messages", *FORMS}):
+            raise bad(f'the layouts of "{pdu}" are not {{"messages": n, "exact": [...], '
+                      f'"slot": [...]}}')
+        learnt = PduLayouts(entry["messages"])
+        for form in FORMS:
+            rows = entry.get(form, [])
+            if not isinstance(rows, list):
+                raise bad(f'the {form} layouts of "{pdu}" are not a list')
+            for row in rows:
+                if not (isinstance(row, dict) and set(row) == {"id", "count", "layout"}
+                        and _is_count(row["count"]) and isinstance(row["layout"], str)):
+                    raise bad(f'a {form} layout of "{pdu}" is not {{"id", "count", "layout"}}')
+                if row["id"] != layout_id(row["layout"]):
+                    raise bad(f'layout {row["id"]!r} of "{pdu}" does not have the id of its '
+                              f"text ({layout_id(row['layout'])})")
+                learnt.forms[form].append(Layout(form, row["layout"], row["count"]))
+        layouts[pdu] = learnt
+    return layouts
+
+
+def _merge_layouts(runs: list[PduLayouts]) -> PduLayouts:
+    """Counts summed by layout text; the most frequent LIMIT kept per form."""
+    merged = PduLayouts(sum(r.messages for r in runs))
+    for form in FORMS:
+        counts: dict[str, int] = {}
+        for run in runs:
+            for l in run.forms[form]:
+                counts[l.text] = counts.get(l.text, 0) + l.count
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:LIMIT]
+        merged.forms[form] = [Layout(form, text, n) for text, n in ranked]
+    return merged
 
 
 def _is_node_id(name: str) -> bool:
