@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) bench/ber_vs_per.py
 	$(PY) bench/stream.py
 	$(PY) bench/layouts.py
+	$(PY) bench/fastpaths.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,

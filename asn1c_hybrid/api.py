@@ -29,6 +29,7 @@ from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
+from .estimate.layouts import Layout as MessageLayout
 from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
 from .estimate.profile import Profile, learn_layouts
 from .estimate.replay import replay
@@ -109,6 +110,9 @@ class CompileOptions:
     keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
                 TLV as received, in a last field `encoding_` (the signed part of a
                 certificate, to hash without a second pass).
+    layouts     fast paths for the N most frequent exact layouts of the PDU's messages
+                (docs/layouts.md), from the profiles (`select.profiles`); one PDU
+                (`select.pdus`) must be named.
     """
     mode: str = "hybrid"
     select: SelectOptions = field(default_factory=SelectOptions)
@@ -118,6 +122,7 @@ class CompileOptions:
     converter: bool = False
     emit_runtime: bool = False
     keep_encoding: tuple[str, ...] = ()
+    layouts: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "encodings", _tuple(self.encodings))
@@ -130,6 +135,11 @@ class CompileOptions:
                              "compiler carries " + ", ".join(ENCODINGS))
         object.__setattr__(self, "encodings",
                            tuple(e for e in ENCODINGS if e in self.encodings))
+        if self.layouts < 0:
+            raise UsageError(f"--layouts {self.layouts}: give a number of layouts, 0 or more")
+        if self.layouts and (len(self.select.pdus) != 1 or not self.select.profiles):
+            raise UsageError("--layouts takes the layouts of one PDU's messages from a "
+                             "profile: give one --pdu and --profile")
         if "ber" not in self.encodings and (self.mode != "interpreted"
                                             or self.select.force_compiled):
             raise UsageError(f"--encoding {','.join(self.encodings)}: compiled routines "
@@ -278,6 +288,21 @@ def output_names(name: str, options: CompileOptions) -> list[str]:
     return names
 
 
+def fast_layouts(graph: TypeGraph, options: CompileOptions
+                 ) -> Optional[tuple[str, tuple[MessageLayout, ...]]]:
+    """The PDU type and the exact layouts that get fast paths (`options.layouts`)."""
+    if not options.layouts:
+        return None
+    pdu = resolve_type(graph, options.select.pdus[0]).id
+    profile = Profile.merge(Profile.load(p) for p in options.select.profiles)
+    profile.check(graph)
+    learnt = profile.layouts.get(pdu)
+    if learnt is None:
+        raise UsageError(f"--layouts: the profiles have no layouts of {pdu} (make them with "
+                         "`asn1c-hybrid profile` on a BER trace of it)")
+    return pdu, tuple(learnt.forms["exact"][:options.layouts])
+
+
 def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = None,
              selection: Optional[Selection] = None) -> dict[str, str]:
     """Every output file, by name, rendered in memory: nothing is written.  A hybrid
@@ -295,7 +320,8 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     files = emit_generate(built, compiled,
                           EmitOptions(name, options.prefix, converter=options.converter,
                                       encodings=options.encodings,
-                                      keep_encoding=frozenset(kept)))
+                                      keep_encoding=frozenset(kept),
+                                      fast_layouts=fast_layouts(graph, options)))
     if options.emit_runtime:
         for path in runtime_sources():
             files[path.name] = path.read_text(encoding="utf-8")

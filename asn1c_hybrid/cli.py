@@ -111,7 +111,8 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
                               prefix=args.prefix, converter=args.converter,
                               emit_runtime=args.emit_runtime,
                               encodings=encodings or api.ENCODINGS,
-                              keep_encoding=tuple(args.keep_encoding))
+                              keep_encoding=tuple(args.keep_encoding),
+                              layouts=args.layouts)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -301,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-encoding", action="append", default=[], metavar="Module.Type",
                    help="decoded values of this SEQUENCE or SET type keep their TLV as "
                         "received, in a last field `encoding_` (what a signature covers)")
+    p.add_argument("--layouts", type=int, default=0, metavar="N",
+                   help="fast paths for the N most frequent exact layouts of the PDU's "
+                        "messages in the --profile (one --pdu; docs/layouts.md)")
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
+from ..estimate.layouts import Layout as MessageLayout
 from ..typegraph import TypeGraph
 from .layout import build_layout
 from .render import render
@@ -22,6 +24,8 @@ class EmitOptions:
     encodings: tuple[str, ...] = ENCODINGS
     # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
     keep_encoding: frozenset[str] = frozenset()
+    # the PDU type and its exact message layouts that get fast paths (emit/fastpaths.py)
+    fast_layouts: Optional[tuple[str, tuple[MessageLayout, ...]]] = None
 
 
 def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict[str, str]:
@@ -29,4 +33,5 @@ def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict
     in `compiled` and interpreter tables for everything."""
     per = any(rules in PER for rules in options.encodings)
     layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding)
-    return render(layout, options.name, options.prefix, options.converter, options.encodings)
+    return render(layout, options.name, options.prefix, options.converter, options.encodings,
+                  options.fast_layouts)

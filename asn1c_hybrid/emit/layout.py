@@ -173,6 +173,9 @@ class TypeLayout:
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
     keep_encoding: bool = False   # its struct ends with `encoding_`, its TLV as received
+    # a PDU with layout fast paths: its entry's routines try them first (emit/fastpaths.py)
+    fast_decoder: str = ""
+    fast_encoder: str = ""
     check: Optional[RuntimeCheck] = None  # the constraint checked at run time
     per: Optional[PerVisible] = None      # the constraint PER encodes
     # set by the tables (emit/tables.py)

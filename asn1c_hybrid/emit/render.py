@@ -1,11 +1,15 @@
 """Rendering of the C templates from a Layout."""
 from __future__ import annotations
 
+from typing import Optional, Sequence
+
 import jinja2
 
 from .. import __version__
+from ..estimate.layouts import Layout as MessageLayout
 from ..resources import data_dir
 from ..typegraph import Kind
+from .fastpaths import build_fast_paths, name_fast_paths
 from .layout import Layout, integer_storage
 from .naming import c_identifier
 from .tables import build_tables
@@ -64,8 +68,11 @@ def _pool_rows(rows: list[bytes]) -> list[tuple[int, str]]:
 
 
 def render(layout: Layout, name: str, prefix: str, converter: bool,
-           encodings: tuple[str, ...]) -> dict[str, str]:
-    """The generated files; the converter (`converter`) speaks the `encodings` only."""
+           encodings: tuple[str, ...],
+           fast_layouts: Optional[tuple[str, Sequence[MessageLayout]]] = None
+           ) -> dict[str, str]:
+    """The generated files; the converter (`converter`) speaks the `encodings` only;
+    `fast_layouts`: a PDU type and the exact layouts that get fast paths."""
     graph = layout.graph
     env = environment()
     descriptors = layout.descriptors
@@ -88,7 +95,11 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
                                    or by_id[target.id].owns_struct else by_id[target.id].cname})
     owners = [by_id[n.id] for n in graph if by_id[n.id].owns_struct and n.alias_of is None]
     symbol = prefix + c_identifier(name)
+    fast_pdu = layout.types[fast_layouts[0]] if fast_layouts and fast_layouts[1] else None
+    if fast_pdu is not None:
+        name_fast_paths(fast_pdu)
     tables = build_tables(layout, f"{symbol}_spec", f"{symbol}_members")
+    fast = build_fast_paths(layout, fast_layouts[0], fast_layouts[1]) if fast_pdu else None
     # DEFAULT constants that a shared member table made redundant are not emitted
     used_defaults = {m.default for t in layout.types.values() for m in t.members if m.default}
     context = {
@@ -117,6 +128,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "values": layout.values,
         "spec_hash": graph.spec_hash(),
         "encodings": encodings,
+        "fast": fast,
     }
     files = {
         f"{name}.h": env.get_template("header.h.j2").render(context),

@@ -336,8 +336,9 @@ class _Builder:
         if kind in _CONSTRUCTED:
             t.members_first = entry.first = self.member_table(t, member_tables)
             entry.count = len(self.owner(t).members)
-            if t.compiled:
-                self.t.routines.append((t.decoder, t.encoder))
+            if t.compiled or t.fast_decoder:
+                self.t.routines.append((t.fast_decoder or t.decoder,
+                                        t.fast_encoder or t.encoder))
                 entry.aux = str(len(self.t.routines))
                 entry.flags.append("ASN1H_T_COMPILED")
             if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept

@@ -108,6 +108,37 @@ def _tlv(data: bytes, pos: int, limit: int) -> tuple[Tlv, int]:
     return Tlv(identifier, length, tuple(children)), end
 
 
+def from_text(text: str) -> Tlv:
+    """The TLV tree a layout's text describes (slot lengths are empty)."""
+    tokens = re.findall(r"[0-9a-f]+:[0-9a-f*]+|[()]", text)
+    pos = 0
+
+    def one() -> Tlv:
+        nonlocal pos
+        identifier, length = tokens[pos].split(":")
+        pos += 1
+        if pos < len(tokens) and tokens[pos] == "(":
+            pos += 1
+            children = []
+            while tokens[pos] != ")":
+                children.append(one())
+            pos += 1
+            return Tlv(bytes.fromhex(identifier), b"" if length == SLOT else
+                       bytes.fromhex(length), tuple(children))
+        return Tlv(bytes.fromhex(identifier), b"" if length == SLOT else bytes.fromhex(length),
+                   None)
+
+    tlv = one()
+    if pos != len(tokens):
+        raise LayoutError(f"not a layout: {text!r}")
+    return tlv
+
+
+def size(length: bytes) -> int:
+    """The number a definite length's octets give."""
+    return length[0] if length[0] < 0x80 else int.from_bytes(length[1:], "big")
+
+
 def _flatten(tlv: Tlv, out: list[Tlv]) -> list[Tlv]:
     out.append(tlv)
     for child in tlv.children or ():

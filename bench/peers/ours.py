@@ -57,8 +57,9 @@ def variant(implementation: str) -> Tuple[str, Optional[str]]:
 
 
 def build(implementation: str, specs: Sequence[Path], pdu: str, module: str,
-          build_dir: Path, also: Sequence[str] = ()) -> Build:
-    """Our build of the PDU `module.pdu` (`also`: more PDUs the build carries)."""
+          build_dir: Path, also: Sequence[str] = (), options: Sequence[str] = ()) -> Build:
+    """Our build of the PDU `module.pdu` (`also`: more PDUs the build carries; `options`:
+    more `compile` options, such as a profile and layouts)."""
     mode, budget = variant(implementation)
     generated = build_dir / "generated"
     command = [sys.executable, "-m", "asn1c_hybrid", "compile", *map(str, specs),
@@ -67,6 +68,7 @@ def build(implementation: str, specs: Sequence[Path], pdu: str, module: str,
         command += ["--pdu", f"{module}.{other}"]
     if budget:
         command += ["--budget", budget]
+    command += list(options)
     fresh_dir(generated)
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     if result.returncode != 0:

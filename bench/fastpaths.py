@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Layout fast paths (Blackwell's templates, docs/layouts.md) measured on held-out traffic.
+
+    python bench/fastpaths.py       (part of `make bench`)
+
+For the real traces of examples/snmp and examples/ldap, the profile (type counts and
+layouts) is made from the first half of the trace, and every build is measured on the
+second half, which shares no message with it:
+  - compiled, and hybrid at 20% (the profile's type counts), as the suite builds them;
+  - the same with fast paths for the 10 and the 50 most frequent exact layouts.
+Instructions per message inside the decode call (callgrind, as bench/run.py counts them),
+and the linked code bytes (generated + runtime, --gc-sections).  The miss cost is measured
+on the held-out messages that no chosen layout matches: the instructions per message of
+the build with fast paths, less those of the same build without.  Blackwell's message is
+measured with its own layout chosen.  Written to bench/fastpaths.csv and to the section
+"Layout fast paths" of docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import List, Sequence
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(BENCH))
+
+import callgrind  # noqa: E402
+import corpora  # noqa: E402
+from peers import ours  # noqa: E402
+
+from asn1c_hybrid import api  # noqa: E402
+from asn1c_hybrid.estimate.layouts import parse  # noqa: E402
+
+CSV = BENCH / "fastpaths.csv"
+COLUMNS = ["corpus", "build", "layouts", "messages", "decode_per_message", "miss_messages",
+           "miss_per_message", "code_bytes"]
+LAYOUT_COUNTS = (0, 10, 50)
+BASES = ("compiled", "hybrid-20%")
+
+
+def examples():
+    shared = corpora.shared_dir() / "specs"
+    snmp = [*sorted((REPO / "examples" / "snmp" / "spec").glob("*.asn")),
+            shared / "IETF_SNMP" / "RFC1155-SMI.asn", shared / "IETF_SNMP" / "RFC1157-SNMP.asn"]
+    ldap = sorted((shared / "IETF_LDAP_RFC4511").glob("*.asn"))
+    out = []
+    for name, specs, module, pdu in (
+            ("snmp", snmp, "SNMP-Traffic", "Message"),
+            ("ldap", ldap, "Lightweight-Directory-Access-Protocol-V3", "LDAPMessage")):
+        trace = REPO / "examples" / name / "trace.ber"
+        split = json.loads(trace.with_suffix(".json").read_text())["second_round_from"]
+        pdus = corpora.split_pdus(trace.read_bytes())
+        out.append((name, specs, module, pdu, pdus[:split], pdus[split:]))
+    blackwell = corpora.blackwell_message()
+    out.append(("blackwell", [corpora.BLACKWELL_SPEC], "BlackwellModule", "BlackwellMessage",
+                [blackwell, blackwell], [blackwell]))
+    return out
+
+
+def decode_instructions(build, work: Path, name: str, messages: Sequence[bytes]) -> float:
+    corpus = work / f"{name}.corpus"
+    corpora.write_framed(corpus, messages)
+    count = callgrind.count_instructions([str(build.executable), "decode", str(corpus), "1"],
+                                         "bench_decode_once")
+    if count.calls != len(messages):
+        raise callgrind.MeasurementError(f"{count.calls} calls for {len(messages)} messages")
+    return count.per_call
+
+
+def measure() -> List[dict]:
+    root = corpora.build_dir() / "fastpaths"
+    rows = []
+    for name, specs, module, pdu, training, held_out in examples():
+        work = root / name
+        work.mkdir(parents=True, exist_ok=True)
+        trace = work / "training.ber"
+        trace.write_bytes(b"".join(training))
+        graph = api.load([str(s) for s in specs])
+        profile = api.profile(graph, f"{module}.{pdu}", [str(trace)])
+        profile_path = work / "profile.json"
+        profile.save(profile_path)
+        exact = profile.layouts[f"{module}.{pdu}"].forms["exact"]
+        counts = [n for n in LAYOUT_COUNTS if n <= max(len(exact), 1)] if name != "blackwell" \
+            else (0, 1)
+        for base in BASES:
+            plain = None                    # the build without fast paths
+            for n in counts:
+                options = ["--profile", str(profile_path)]
+                if n:
+                    options += ["--layouts", str(n)]
+                build_dir = work / f"{base.replace('%', 'pct')}-{n}"
+                build = ours.build(base, specs, pdu, module, build_dir, options=options)
+                decode = decode_instructions(build, build_dir, "held-out", held_out)
+                row = {"corpus": name, "build": base, "layouts": n, "messages": len(held_out),
+                       "decode_per_message": f"{decode:.1f}", "miss_messages": "",
+                       "miss_per_message": "",
+                       "code_bytes": callgrind.code_bytes(build.map_file, build.counts)}
+                if plain is None:
+                    plain = build
+                else:
+                    missed = [m for m in held_out
+                              if not any(l.matches(parse(m)) for l in exact[:n])]
+                    miss = (decode_instructions(build, build_dir, "missed", missed)
+                            - decode_instructions(plain, build_dir, "missed-plain", missed)
+                            ) if missed else 0.0
+                    row.update(miss_messages=len(missed), miss_per_message=f"{miss:.1f}")
+                rows.append(row)
+                print(row, flush=True)
+    return rows
+
+
+def fastpaths_table(path: Path = CSV) -> List[str]:
+    """The section of docs/benchmarks.md, from bench/fastpaths.csv."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    lines = ["## Layout fast paths", "",
+             "Written by `bench/fastpaths.py` (`make bench`).  The profile (type counts and "
+             "layouts) is made from the first half of each real trace, and every build is "
+             "measured on the second half: instructions per message inside the decode call "
+             "(callgrind) and linked code bytes (generated + runtime, gcc -O2, "
+             "--gc-sections).  `layouts` is the number of most frequent exact layouts "
+             "given fast paths (`compile --layouts N`).  The extra cost of a miss is "
+             "measured on the held-out messages that no chosen layout matches, against "
+             "the same build without fast paths.  Blackwell's message is measured with its "
+             "own layout chosen.", "",
+             "| corpus | build | layouts | decode instr/msg | messages missed | extra instr "
+             "per miss | code bytes |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['corpus']} ({r['messages']} held out) | {r['build']} | "
+                     f"{r['layouts']} | {float(r['decode_per_message']):,.0f} | "
+                     f"{r['miss_messages']} | "
+                     f"{'' if not r['miss_per_message'] else format(float(r['miss_per_message']), ',.1f')} | "
+                     f"{int(r['code_bytes']):,} |")
+    return lines + [""]
+
+
+def main() -> None:
+    rows = measure()
+    with CSV.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    print("\n".join(fastpaths_table()))
+
+
+if __name__ == "__main__":
+    main()
