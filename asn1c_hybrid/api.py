@@ -29,7 +29,7 @@ from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
-from .estimate.layouts import Layout as MessageLayout
+from .layouts import FORMS as LAYOUT_FORMS, Layout as MessageLayout
 from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
 from .estimate.profile import Profile, learn_layouts
 from .estimate.replay import replay
@@ -110,9 +110,10 @@ class CompileOptions:
     keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
                 TLV as received, in a last field `encoding_` (the signed part of a
                 certificate, to hash without a second pass).
-    layouts     fast paths for the N most frequent exact layouts of the PDU's messages
+    layouts     fast paths for the N most frequent layouts of the PDU's messages
                 (docs/layouts.md), from the profiles (`select.profiles`); one PDU
                 (`select.pdus`) must be named.
+    layout_form  which of the profile's layouts: "exact" or "slot".
     """
     mode: str = "hybrid"
     select: SelectOptions = field(default_factory=SelectOptions)
@@ -123,6 +124,7 @@ class CompileOptions:
     emit_runtime: bool = False
     keep_encoding: tuple[str, ...] = ()
     layouts: int = 0
+    layout_form: str = "exact"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "encodings", _tuple(self.encodings))
@@ -135,6 +137,9 @@ class CompileOptions:
                              "compiler carries " + ", ".join(ENCODINGS))
         object.__setattr__(self, "encodings",
                            tuple(e for e in ENCODINGS if e in self.encodings))
+        if self.layout_form not in LAYOUT_FORMS:
+            raise UsageError(f"layout form {self.layout_form!r}: choose from "
+                             + ", ".join(LAYOUT_FORMS))
         if self.layouts < 0:
             raise UsageError(f"--layouts {self.layouts}: give a number of layouts, 0 or more")
         if self.layouts and (len(self.select.pdus) != 1 or not self.select.profiles):
@@ -300,7 +305,7 @@ def fast_layouts(graph: TypeGraph, options: CompileOptions
     if learnt is None:
         raise UsageError(f"--layouts: the profiles have no layouts of {pdu} (make them with "
                          "`asn1c-hybrid profile` on a BER trace of it)")
-    return pdu, tuple(learnt.forms["exact"][:options.layouts])
+    return pdu, tuple(learnt.forms[options.layout_form][:options.layouts])
 
 
 def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = None,
@@ -412,6 +417,7 @@ def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
 
 
 __all__ = ["CompileOptions", "CostModel", "SelectOptions", "MODES", "COST_MODELS",
+           "LAYOUT_FORMS",
            "ENCODINGS", "load", "pdus", "estimate", "costs", "select",
            "compiled_types", "output_name", "output_names", "generate", "list_outputs",
            "dependencies", "compile_to", "profile"]

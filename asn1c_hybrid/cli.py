@@ -112,7 +112,7 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
                               emit_runtime=args.emit_runtime,
                               encodings=encodings or api.ENCODINGS,
                               keep_encoding=tuple(args.keep_encoding),
-                              layouts=args.layouts)
+                              layouts=args.layouts, layout_form=args.layout_form)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -303,8 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="decoded values of this SEQUENCE or SET type keep their TLV as "
                         "received, in a last field `encoding_` (what a signature covers)")
     p.add_argument("--layouts", type=int, default=0, metavar="N",
-                   help="fast paths for the N most frequent exact layouts of the PDU's "
+                   help="fast paths for the N most frequent layouts of the PDU's "
                         "messages in the --profile (one --pdu; docs/layouts.md)")
+    p.add_argument("--layout-form", choices=api.LAYOUT_FORMS, default="exact",
+                   help="exact layouts, or slot layouts whose varying lengths are read "
+                        "(default exact)")
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

@@ -56,6 +56,21 @@ class Tag:
             return f"[{self.number}]"
         return f"[{self.cls.name} {self.number}]"
 
+    def identifier(self, constructed: bool) -> bytes:
+        """The BER identifier octets (X.690 8.1.2): numbers from 31 in base 128."""
+        first = (int(self.cls) << 6) | (0x20 if constructed else 0)
+        if self.number < 31:
+            return bytes([first | self.number])
+        groups = []
+        number = self.number
+        while True:
+            groups.append(number & 0x7F)
+            number >>= 7
+            if not number:
+                break
+        groups.reverse()
+        return bytes([first | 0x1F] + [g | 0x80 for g in groups[:-1]] + [groups[-1]])
+
 
 def universal(number: int) -> Tag:
     return Tag(TagClass.UNIVERSAL, number)

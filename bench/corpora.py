@@ -351,17 +351,13 @@ SNMP_WALK_ROOT = "1.3.6.1.2.1"
 
 
 def _dumped_packets(text: str) -> List[bytes]:
-    """The packets of net-snmp's `-d` dumps ("Sending 41 bytes ...", then hex lines)."""
-    packets, current = [], None
-    for line in text.splitlines():
-        if re.match(r"(Sending|Received) \d+ byte", line):
-            current = bytearray()
-            packets.append(current)
-        elif current is not None and re.match(r"[0-9]{4}: ", line):
-            current += bytes.fromhex(line[6:56].replace(" ", ""))
-        else:
-            current = None
-    return [bytes(p) for p in packets]
+    """The packets of net-snmp's `-d` dumps, read as examples/snmp/capture.py reads them."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "snmp_capture", REPO / "examples" / "snmp" / "capture.py")
+    capture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(capture)
+    return capture.dumped_datagrams(text)
 
 
 def snmp_walk_messages() -> List[bytes]:

@@ -7,7 +7,8 @@ For the real traces of examples/snmp and examples/ldap, the profile (type counts
 layouts) is made from the first half of the trace, and every build is measured on the
 second half, which shares no message with it:
   - compiled, and hybrid at 20% (the profile's type counts), as the suite builds them;
-  - the same with fast paths for the 10 and the 50 most frequent exact layouts.
+  - the same with fast paths for the 10 and the 50 most frequent exact layouts, and for
+    the 10 most frequent slot layouts.
 Instructions per message inside the decode call (callgrind, as bench/run.py counts them),
 and the linked code bytes (generated + runtime, --gc-sections).  The miss cost is measured
 on the held-out messages that no chosen layout matches: the instructions per message of
@@ -33,12 +34,12 @@ import corpora  # noqa: E402
 from peers import ours  # noqa: E402
 
 from asn1c_hybrid import api  # noqa: E402
-from asn1c_hybrid.estimate.layouts import parse  # noqa: E402
+from asn1c_hybrid.layouts import parse  # noqa: E402
 
 CSV = BENCH / "fastpaths.csv"
-COLUMNS = ["corpus", "build", "layouts", "messages", "decode_per_message", "miss_messages",
-           "miss_per_message", "code_bytes"]
-LAYOUT_COUNTS = (0, 10, 50)
+COLUMNS = ["corpus", "build", "form", "layouts", "messages", "decode_per_message",
+           "miss_messages", "miss_per_message", "code_bytes"]
+VARIANTS = (("", 0), ("exact", 10), ("exact", 50), ("slot", 10))   # (form, how many)
 BASES = ("compiled", "hybrid-20%")
 
 
@@ -83,19 +84,19 @@ def measure() -> List[dict]:
         profile = api.profile(graph, f"{module}.{pdu}", [str(trace)])
         profile_path = work / "profile.json"
         profile.save(profile_path)
-        exact = profile.layouts[f"{module}.{pdu}"].forms["exact"]
-        counts = [n for n in LAYOUT_COUNTS if n <= max(len(exact), 1)] if name != "blackwell" \
-            else (0, 1)
+        learnt = profile.layouts[f"{module}.{pdu}"].forms
+        variants = VARIANTS if name != "blackwell" else (("", 0), ("exact", 1))
         for base in BASES:
             plain = None                    # the build without fast paths
-            for n in counts:
+            for form, n in variants:
                 options = ["--profile", str(profile_path)]
                 if n:
-                    options += ["--layouts", str(n)]
-                build_dir = work / f"{base.replace('%', 'pct')}-{n}"
+                    options += ["--layouts", str(n), "--layout-form", form]
+                build_dir = work / f"{base.replace('%', 'pct')}-{form}{n}"
                 build = ours.build(base, specs, pdu, module, build_dir, options=options)
                 decode = decode_instructions(build, build_dir, "held-out", held_out)
-                row = {"corpus": name, "build": base, "layouts": n, "messages": len(held_out),
+                row = {"corpus": name, "build": base, "form": form, "layouts": n,
+                       "messages": len(held_out),
                        "decode_per_message": f"{decode:.1f}", "miss_messages": "",
                        "miss_per_message": "",
                        "code_bytes": callgrind.code_bytes(build.map_file, build.counts)}
@@ -103,7 +104,7 @@ def measure() -> List[dict]:
                     plain = build
                 else:
                     missed = [m for m in held_out
-                              if not any(l.matches(parse(m)) for l in exact[:n])]
+                              if not any(l.matches(parse(m)) for l in learnt[form][:n])]
                     miss = (decode_instructions(build, build_dir, "missed", missed)
                             - decode_instructions(plain, build_dir, "missed-plain", missed)
                             ) if missed else 0.0
@@ -124,17 +125,18 @@ def fastpaths_table(path: Path = CSV) -> List[str]:
              "layouts) is made from the first half of each real trace, and every build is "
              "measured on the second half: instructions per message inside the decode call "
              "(callgrind) and linked code bytes (generated + runtime, gcc -O2, "
-             "--gc-sections).  `layouts` is the number of most frequent exact layouts "
-             "given fast paths (`compile --layouts N`).  The extra cost of a miss is "
+             "--gc-sections).  `layouts` says how many of the most frequent layouts, exact or "
+             "slot, were given fast paths (`compile --layouts N --layout-form exact|slot`).  The extra cost of a miss is "
              "measured on the held-out messages that no chosen layout matches, against "
              "the same build without fast paths.  Blackwell's message is measured with its "
              "own layout chosen.", "",
              "| corpus | build | layouts | decode instr/msg | messages missed | extra instr "
              "per miss | code bytes |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+             "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for r in rows:
+        chosen = f"{r['layouts']} {r['form']}" if int(r["layouts"]) else "none"
         lines.append(f"| {r['corpus']} ({r['messages']} held out) | {r['build']} | "
-                     f"{r['layouts']} | {float(r['decode_per_message']):,.0f} | "
+                     f"{chosen} | {float(r['decode_per_message']):,.0f} | "
                      f"{r['miss_messages']} | "
                      f"{'' if not r['miss_per_message'] else format(float(r['miss_per_message']), ',.1f')} | "
                      f"{int(r['code_bytes']):,} |")

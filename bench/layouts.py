@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Layout coverage: how much of held-out traffic the layouts learnt from training traffic
-cover (Blackwell's templates, `asn1c_hybrid/estimate/layouts.py`).
+cover (Blackwell's templates, `asn1c_hybrid/layouts.py`).
 
     python bench/layouts.py         (part of `make bench`)
 
@@ -26,7 +26,7 @@ sys.path.insert(0, str(BENCH))
 
 import corpora  # noqa: E402
 
-from asn1c_hybrid.estimate.layouts import FORMS, LIMIT, coverage, learn, parse  # noqa: E402
+from asn1c_hybrid.layouts import FORMS, LIMIT, coverage, learn, parse  # noqa: E402
 
 CSV = BENCH / "layouts.csv"
 COLUMNS = ["trace", "training", "held_out", "form", "layouts", "top", "training_coverage",

@@ -1,4 +1,4 @@
-"""Message layouts (estimate/layouts.py) and their place in profile files.
+"""Message layouts (asn1c_hybrid/layouts.py) and their place in profile files.
 
 Expected layouts are written by hand from the octets: each TLV's identifier and length
 octets, a constructed one's contents in parentheses."""
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from asn1c_hybrid import api
-from asn1c_hybrid.estimate.layouts import (Layout, LayoutError, coverage, learn, parse,
+from asn1c_hybrid.layouts import (Layout, LayoutError, coverage, learn, parse,
                                            render, shape)
 from asn1c_hybrid.estimate.profile import Profile, ProfileError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..estimate.layouts import Layout as MessageLayout
+from ..layouts import Layout as MessageLayout
 from ..typegraph import TypeGraph
 from .layout import build_layout
 from .render import render

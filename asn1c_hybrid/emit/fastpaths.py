@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..estimate.layouts import Layout as MessageLayout, Tlv, from_text, size as length_of
-from ..typegraph import Kind, Tag
+from ..layouts import Layout as MessageLayout, Tlv, from_text, size as length_of
+from ..typegraph import Kind
 from .constraints import intervals_test
 from .layout import Layout, MemberLayout, TypeLayout, integer_storage
 
@@ -56,6 +56,7 @@ class FastPath:
     length: int                   # contents octets of the PDU's TLV
     words: list[Word]
     booleans: list[Word]          # DER: the words holding BOOLEAN octets
+    checks: list[str]             # C statements before any store: `return 0` on a miss
     body: list[str]               # C statements, `goto miss` on a content check
     depth: int                    # nesting levels the general decoder may count
     der_miss: bool                # strict DER mode always misses (a DER rule to check)
@@ -75,30 +76,54 @@ class FastPaths:
     wrapper: str                  # the decoder entry that tries them
     general: str                  # C call on a miss
     encoder: str                  # the encoder entry beside the wrapper
-    paths: list[FastPath] = field(default_factory=list)
+    paths: list[FastPath] = field(default_factory=list)        # exact layouts
+    slots: Optional["_SlotTree"] = None                        # slot layouts
     refusals: list[tuple[MessageLayout, str]] = field(default_factory=list)
 
     def uses(self, helper: str) -> bool:
         """Whether a path calls `helper` (the template defines only those that are)."""
-        return any(helper + "(" in line for path in self.paths for line in path.body)
+        lines = [line for path in self.paths for line in path.checks + path.body]
+        if self.slots is not None:
+            lines += self.slots.code()
+        return any(helper + "(" in line for line in lines)
 
     @property
     def by_length(self) -> list[tuple[int, list[FastPath]]]:
-        """The paths grouped by contents length, the dispatch's first step; each group in
-        order of frequency."""
+        """The exact layouts' paths grouped by contents length, the dispatch's first
+        step; each group in order of frequency."""
         groups: dict[int, list[FastPath]] = {}
         for path in self.paths:
             groups.setdefault(path.length, []).append(path)
         return sorted(groups.items())
 
+    @property
+    def any(self) -> bool:
+        return bool(self.paths or self.slots)
+
 
 @dataclass
 class _Placed:
+    """A TLV of the layout where the decoder finds it: its contents start at `ptr` +
+    `contents` (an exact layout: offsets from the PDU's contents `p`; a slot layout: the
+    variable its header was read into, offset 0), and are `size` octets long, or
+    `size_var` when the layout leaves the length open."""
     tlv: Tlv
-    start: int                    # offsets from the PDU's contents
+    start: int
     contents: int
-    size: int
+    size: Optional[int]
     children: list["_Placed"]
+    ptr: str = "p"
+    size_var: str = ""
+
+    def at(self, k: int) -> str:
+        return f"{self.ptr}[{self.contents + k}]"
+
+    def addr(self, k: int) -> str:
+        return f"{self.ptr} + {self.contents + k}" if self.contents + k else self.ptr
+
+    @property
+    def n(self) -> str:
+        return str(self.size) if self.size is not None else self.size_var
 
 
 def _place(tlv: Tlv, start: int) -> _Placed:
@@ -116,21 +141,6 @@ def _place(tlv: Tlv, start: int) -> _Placed:
     return _Placed(tlv, start, contents, n, children)
 
 
-def identifier(tag: Tag, constructed: bool) -> bytes:
-    first = (int(tag.cls) << 6) | (0x20 if constructed else 0)
-    if tag.number < 31:
-        return bytes([first | tag.number])
-    digits = []
-    n = tag.number
-    while True:
-        digits.append(n & 0x7F)
-        n >>= 7
-        if not n:
-            break
-    digits.reverse()
-    return bytes([first | 0x1F]) + bytes([d | 0x80 for d in digits[:-1]] + [digits[-1]])
-
-
 def _minimal(length: bytes) -> bool:
     if length[0] < 0x80:
         return True
@@ -139,8 +149,9 @@ def _minimal(length: bytes) -> bool:
 
 
 class _Builder:
-    def __init__(self, layout: Layout, root: TypeLayout):
+    def __init__(self, layout: Layout, root: TypeLayout, prefix: str = ""):
         self.layout = layout
+        self.prefix = prefix                # of its local variables
         self.graph = layout.graph
         self.root = root
         self.body: list[str] = []
@@ -233,7 +244,7 @@ class _Builder:
         if not count:
             return depth
         self.allocates = True
-        items = f"items{self.lists}"
+        items = f"{self.prefix}items{self.lists}"
         self.lists += 1
         self.body += [f"{items} = ({element.ctype} *)asn1h_arena_alloc(d->arena, "
                       f"{count} * sizeof *{items});",
@@ -245,7 +256,10 @@ class _Builder:
             if not self.matches(element, child.tlv):
                 raise Refused(f"{t.node.id}: an element that is not of its type")
             deepest = max(deepest, self.member(element, child, f"{items}[{i}]", depth))
-        if self.graph.target(t.node.id).kind == Kind.SET_OF and count > 1:
+        if self.graph.target(t.node.id).kind == Kind.SET_OF and count > 1 \
+                and placed.ptr != "p":
+            self.der_miss = True            # DER's order of a slot layout's elements
+        elif self.graph.target(t.node.id).kind == Kind.SET_OF and count > 1:
             for a, b in zip(placed.children, placed.children[1:]):
                 self.body.append(
                     f"if ((d->flags & ASN1H_DER) && !asn1h_der_ascending(p + {a.start}, "
@@ -257,8 +271,8 @@ class _Builder:
     def matches(self, m: MemberLayout, tlv: Tlv) -> bool:
         target = m.target
         if m.tags:
-            return tlv.identifier == identifier(m.tags[0], self.wrapped(m) or
-                                                target.kind in _CONSTRUCTED)
+            return tlv.identifier == m.tags[0].identifier(self.wrapped(m) or
+                                                          target.kind in _CONSTRUCTED)
         if target.kind == Kind.CHOICE:
             return any(self.matches(a, tlv) for a in self.owner_members(
                 self.type_of(target.id)))
@@ -279,8 +293,8 @@ class _Builder:
                 raise Refused(f"{m.node_id}: a tag wrapper without exactly one TLV inside")
             placed = placed.children[0]
             depth += 1
-            if k + 1 < len(m.tags) and placed.tlv.identifier != identifier(
-                    m.tags[k + 1], k + 1 < wrappers or m.target.kind in _CONSTRUCTED):
+            if k + 1 < len(m.tags) and placed.tlv.identifier != m.tags[k + 1].identifier(
+                    k + 1 < wrappers or m.target.kind in _CONSTRUCTED):
                 raise Refused(f"{m.node_id}: a tag that is not its own")
         return self.value(m.node_id, placed, lv, depth)
 
@@ -299,7 +313,7 @@ class _Builder:
         if constructed != (kind in _CONSTRUCTED):
             raise Refused(f"{node_id}: a {'constructed' if constructed else 'primitive'} "
                           "encoding the fast path does not take")
-        if not _minimal(placed.tlv.length):
+        if placed.tlv.length and not _minimal(placed.tlv.length):
             self.der_miss = True
         if kind in _CONSTRUCTED:
             return self.constructed(t, placed, lv, depth + 1)
@@ -307,33 +321,49 @@ class _Builder:
         return depth
 
     def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
-        at, n = placed.contents, placed.size
+        n, fixed = placed.n, placed.size is not None
         kind = target.kind
+
+        def length_is(test: str, allowed: bool, what: str) -> None:
+            """A length the type requires: refused when the layout fixes another, else
+            checked (`test` is the C condition of a wrong length)."""
+            if fixed and not allowed:
+                raise Refused(f"{t.node.id}: {what}")
+            if not fixed:
+                self.body.append(f"if ({test}) goto miss;")
+
         if kind in (Kind.INTEGER, Kind.ENUMERATED):
-            self.integer(t, target, at, n, lv)
+            self.integer(t, target, placed, lv)
         elif kind == Kind.BOOLEAN:
-            if n != 1:
-                raise Refused(f"{t.node.id}: a BOOLEAN of {n} octets")
-            self.booleans.append(at)        # DER: 00 or FF, checked before the stores
-            self.body.append(f"{lv} = p[{at}] != 0;")
+            length_is(f"{n} != 1", placed.size == 1, "a BOOLEAN not of one octet")
+            if fixed and placed.ptr == "p":
+                self.booleans.append(placed.contents)   # DER: checked with the template
+            else:
+                self.body.append(f"if ((d->flags & ASN1H_DER) && {placed.at(0)} != 0x00 "
+                                 f"&& {placed.at(0)} != 0xFF) goto miss;")
+            self.body.append(f"{lv} = {placed.at(0)} != 0;")
         elif kind == Kind.NULL:
-            if n:
-                raise Refused(f"{t.node.id}: a NULL with contents")
+            length_is(n, placed.size == 0, "a NULL with contents")
         elif kind == Kind.BYTES:
             if target.builtin in _TIMES:
                 raise Refused(f"{t.node.id}: a time (checked by the runtime)")
             if target.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
-                if n == 0 and target.builtin == "OBJECT IDENTIFIER":
-                    raise Refused(f"{t.node.id}: an empty OBJECT IDENTIFIER")
-                if n:
-                    self.body.append(f"if (!asn1h_fp_oid(p + {at}, {n})) goto miss;")
-            self.body += [f"{lv}.buf = p + {at};", f"{lv}.len = {n};"]
+                if target.builtin == "OBJECT IDENTIFIER":
+                    length_is(f"{n} == 0", placed.size != 0, "an empty OBJECT IDENTIFIER")
+                if placed.size != 0:
+                    test = f"!asn1h_fp_oid({placed.addr(0)}, {n})"
+                    if not fixed and target.builtin == "RELATIVE-OID":
+                        test = f"{n} && {test}"
+                    self.body.append(f"if ({test}) goto miss;")
+            self.body += [f"{lv}.buf = {placed.addr(0)};", f"{lv}.len = {n};"]
             self.check(t, lv)
         elif kind == Kind.BIT_STRING:
-            if target.named_bits or n < 2:
-                raise Refused(f"{t.node.id}: a BIT STRING with named bits or no bits")
-            self.body += [f"if (p[{at}] != 0) goto miss;", f"{lv}.buf = p + {at + 1};",
-                          f"{lv}.len = {n - 1};"]
+            if target.named_bits:
+                raise Refused(f"{t.node.id}: a BIT STRING with named bits")
+            length_is(f"{n} < 2", placed.size is not None and placed.size >= 2,
+                      "a BIT STRING of no bits")
+            self.body += [f"if ({placed.at(0)} != 0) goto miss;",
+                          f"{lv}.buf = {placed.addr(1)};", f"{lv}.len = {n} - 1;"]
             self.check(t, lv)
         else:
             raise Refused(f"{t.node.id}: a {kind.value}")
@@ -343,38 +373,22 @@ class _Builder:
             self.body.append(f"if (asn1h_constrained(&{t.ref}) && !asn1h_check(d->spec, "
                              f"&{t.ref}, &{lv})) goto miss;")
 
-    def integer(self, t: TypeLayout, target, at: int, n: int, lv: str) -> None:
-        if not 1 <= n <= 8:
-            raise Refused(f"{t.node.id}: an integer of {n} octets")
+    def integer(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
+        n = placed.size
         storage, ctype = integer_storage(target)
-        # one big-endian load of the word that ends with the contents (the octets before
-        # them are the PDU's own: at least its header and the integer's), masked, then
-        # sign-extended as (u ^ s) - s
-        if n == 1:
-            load = f"p[{at}]"
-        elif n <= 4:
-            load = f"asn1h_fp_be32(p + {at + n - 4})" + (f" & 0x{(1 << 8 * n) - 1:x}u"
-                                                         if n < 4 else "")
+        if n is None:
+            # a slot: 1 to 8 octets, in their shortest form (asn1h_fp_int)
+            self.body.append(f"if (!asn1h_fp_int({placed.addr(0)}, {placed.n}, &x)) goto miss;")
+            span = (-2**63, 2**63 - 1)
         else:
-            load = f"asn1h_fp_be64(p + {at + n - 8})" + (
-                f" & UINT64_C(0x{(1 << 8 * n) - 1:x})" if n < 8 else "")
-        if n < 8:
-            sign = 1 << (8 * n - 1)
-            self.body.append(f"x = (int64_t)(({load}) ^ 0x{sign:x}u) - INT64_C(0x{sign:x});"
-                             if n <= 4 else
-                             f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
-                             f"INT64_C(0x{sign:x});")
-        else:
-            self.body.append(f"x = (int64_t)({load});")
-        if n > 1:                           # not in its shortest form: the general path
-            half = 1 << (8 * (n - 1) - 1)
-            self.body.append(f"if ((uint64_t)(x + INT64_C({half})) < UINT64_C({2 * half})) "
-                             f"goto miss;")
+            if not 1 <= n <= 8:
+                raise Refused(f"{t.node.id}: an integer of {n} octets")
+            self.exact_integer(placed, n)
+            span = (-2**(8 * n - 1), 2**(8 * n - 1) - 1)
         low, high = _C_RANGE[storage]
         if storage == "ASN1H_INT_U64":
             high = 2**63 - 1                # as int64_t: a top bit set is a negative x
         tests = []
-        span = (-2**(8 * n - 1), 2**(8 * n - 1) - 1)
         if low > span[0]:
             tests.append(f"x < {_literal(low)}")
         if high < span[1]:
@@ -398,6 +412,31 @@ class _Builder:
         else:
             self.body.append(f"{lv} = ({ctype})x;")
 
+    def exact_integer(self, placed: _Placed, n: int) -> None:
+        """x from an integer of n octets: one big-endian load of the word that ends with
+        the contents (the octets before them are the PDU's own: at least its header and
+        the integer's), masked, sign-extended as (u ^ s) - s; then its shortest form."""
+        if n == 1:
+            load = placed.at(0)
+        elif n <= 4:
+            load = f"asn1h_fp_be32({placed.addr(n - 4)})" + (
+                f" & 0x{(1 << 8 * n) - 1:x}u" if n < 4 else "")
+        else:
+            load = f"asn1h_fp_be64({placed.addr(n - 8)})" + (
+                f" & UINT64_C(0x{(1 << 8 * n) - 1:x})" if n < 8 else "")
+        if n < 8:
+            sign = 1 << (8 * n - 1)
+            self.body.append(f"x = (int64_t)(({load}) ^ 0x{sign:x}u) - INT64_C(0x{sign:x});"
+                             if n <= 4 else
+                             f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
+                             f"INT64_C(0x{sign:x});")
+        else:
+            self.body.append(f"x = (int64_t)({load});")
+        if n > 1:                           # not in its shortest form: the general path
+            half = 1 << (8 * (n - 1) - 1)
+            self.body.append(f"if ((uint64_t)(x + INT64_C({half})) < UINT64_C({2 * half})) "
+                             f"goto miss;")
+
     # ---- the whole path -----------------------------------------------------------------
 
     def build(self, chosen: MessageLayout, function: str) -> FastPath:
@@ -405,7 +444,7 @@ class _Builder:
         tags = self.root.node.tags
         if len(tags) != 1 or tags[0].number >= 31:
             raise Refused("the PDU type has not one tag of one octet")
-        if top.tlv.children is None or top.tlv.identifier != identifier(tags[0], True):
+        if top.tlv.children is None or top.tlv.identifier != tags[0].identifier(True):
             raise Refused("the PDU's tag is not the type's")
         # offsets from the contents of the PDU's TLV, which the runtime has read
         shift = top.contents
@@ -447,8 +486,226 @@ class _Builder:
             body += [f"    if (p[{at}] != 0x00 && p[{at}] != 0xFF) return 0;"
                      for at in self.booleans]
             body.append("}")
-        return FastPath(chosen, function, n, words, booleans, body + self.body, depth,
+        return FastPath(chosen, function, n, words, booleans, body, self.body, depth,
                         self.der_miss, self.allocates, self.locals)
+
+
+@dataclass
+class _Step:
+    """A node of the slot layouts' header tree: one TLV header read (`tlv`), or the check
+    that the constructed TLV `closes` ends here; `later` are the steps that may follow,
+    in order of frequency, and `done` the layout complete after a last close."""
+    tlv: Optional[Tlv] = None
+    closes: Optional[str] = None          # the end variable checked
+    number: int = 0
+    later: list["_Step"] = field(default_factory=list)
+    done: Optional[MessageLayout] = None
+
+
+class _SlotTree:
+    """The slot layouts of a PDU type in one decision tree (Blackwell §4.4): every
+    header of a message is read once, whatever the number of layouts; at each step the
+    next header's identifier (and fixed length) chooses the branch, most frequent first,
+    and a message no branch takes misses after reading only what it has in common with
+    the layouts.  The leaves store the values as an exact layout's path does, from the
+    pointers the headers gave: open lengths are read whole (asn1h_fp_length) and checked
+    against what encloses them."""
+
+    def __init__(self, layout: Layout, root: TypeLayout, chosen: Sequence[MessageLayout],
+                 function: str):
+        self.layout, self.root, self.function = layout, root, function
+        self.refusals: list[tuple[MessageLayout, str]] = []
+        tags = root.node.tags
+        chosen = list(chosen)
+        if len(tags) != 1 or tags[0].number >= 31:
+            self.refusals = [(l, "the PDU type has not one tag of one octet") for l in chosen]
+            chosen = []
+        else:
+            top = tags[0].identifier(True)
+            for l in list(chosen):
+                tlv = from_text(l.text)
+                if tlv.children is None or tlv.identifier != top:
+                    self.refusals.append((l, "the PDU's tag is not the type's"))
+                    chosen.remove(l)
+                elif any(t.length[:1] == b"\x80" for t in _tlv_list(tlv)):
+                    self.refusals.append((l, "an indefinite length"))
+                    chosen.remove(l)
+        while True:                 # a layout the value walk refuses leaves the tree
+            self.steps = 0
+            self.start = _Step()
+            self.placed: dict[str, _Placed] = {}
+            for l in chosen:
+                self.add(l)
+            self.leaves: dict[str, _Builder] = {}
+            refused = []
+            for l in chosen:
+                builder = _Builder(self.layout, self.root, prefix=f"l{len(self.leaves)}_")
+                try:
+                    builder.depth = builder.constructed(self.root, self.placed[l.id], "(*v)", 1)
+                    self.leaves[l.id] = builder
+                except Refused as exc:
+                    refused.append((l, str(exc)))
+            if not refused:
+                break
+            self.refusals += refused
+            chosen = [l for l in chosen if l not in [r[0] for r in refused]]
+        self.chosen = chosen
+
+    def add(self, chosen: MessageLayout) -> None:
+        """Adds a layout's steps, sharing those it has in common with the tree's."""
+        tlv = from_text(chosen.text)
+        step = self.start
+        top = _Placed(tlv, 0, 0, None, [], "p", "(size_t)(end - p)")
+
+        def follow(match, make) -> "_Step":
+            for later in step.later:
+                if match(later):
+                    return later
+            made = make()
+            step.later.append(made)
+            return made
+
+        def walk(t: Tlv, end: str) -> _Placed:
+            nonlocal step
+            step = follow(lambda s: s.tlv is not None and (s.tlv.identifier, s.tlv.length,
+                          s.tlv.children is None) == (t.identifier, t.length, t.children is None),
+                          lambda: _Step(tlv=t, number=self._number()))
+            k = step.number
+            size = length_of(t.length) if t.length else None
+            placed = _Placed(t, 0, 0, size, [], f"c{k}", "" if size is not None else f"n{k}")
+            if t.children is not None:
+                placed.children = [walk(child, f"e{k}") for child in t.children]
+                close(f"e{k}")
+            return placed
+
+        def close(end: str) -> None:
+            nonlocal step
+            step = follow(lambda s: s.closes == end, lambda: _Step(closes=end))
+
+        top.children = [walk(child, "end") for child in tlv.children]
+        close("end")
+        step.done = chosen
+        self.placed[chosen.id] = top
+
+    def _number(self) -> int:
+        self.steps += 1
+        return self.steps - 1
+
+    # ---- C ------------------------------------------------------------------------------
+
+    def locals(self) -> list[str]:
+        self.code()                         # counts the saved positions
+        out = ["const uint8_t *q = p;", "size_t h;"]
+        out += [f"const uint8_t *s{k};" for k in range(self.saves)]
+        for step in self._all(self.start):
+            if step.tlv is None:
+                continue
+            k = step.number
+            out.append(f"const uint8_t *c{k};")
+            if not step.tlv.length:
+                out.append(f"size_t n{k};")
+            if step.tlv.children is not None:
+                out.append(f"const uint8_t *e{k};")
+        for builder in self.leaves.values():
+            out += builder.locals
+        return out
+
+    def _all(self, step: _Step) -> list[_Step]:
+        out = [step]
+        for later in step.later:
+            out += self._all(later)
+        return out
+
+    def code(self) -> list[str]:
+        lines: list[str] = []
+        self.saves = 0
+        self._emit(self.start, "end", [], lines, "")
+        return lines + ["return 0;"]
+
+    def _emit(self, step: _Step, end: str, ends: list[str], lines: list[str],
+              indent: str) -> None:
+        """The step's alternatives, each in a `do { ... } while (0)` that `break` leaves
+        for the next one (q back where it was): a branch that fails deeper tries the
+        others, and when none takes the message, control falls back to the alternative
+        before."""
+        if step.done is not None:
+            self._leaf(step.done, lines, indent)
+            return
+        saved = ""
+        if len(step.later) > 1:
+            saved = f"s{self.saves}"
+            self.saves += 1
+            lines.append(f"{indent}{saved} = q;")
+        inner = indent + "    "
+        for i, later in enumerate(step.later):
+            if i and saved:
+                lines.append(f"{indent}q = {saved};")
+            lines.append(f"{indent}do {{")
+            if later.tlv is not None:
+                t = later.tlv
+                octets = t.identifier + t.length
+                need = len(octets) if t.length else len(t.identifier) + 1
+                test = [f"(size_t)({end} - q) < {need}"] + \
+                    [f"q[{j}] != 0x{b:02x}" for j, b in enumerate(octets)]
+                lines.append(f"{inner}if ({' || '.join(test)}) break;")
+                k = later.number
+                if t.length:
+                    size = length_of(t.length)
+                    lines.append(f"{inner}c{k} = q + {need};")
+                    if size:
+                        lines.append(f"{inner}if ((size_t)({end} - c{k}) < {size}) break;")
+                    n = str(size)
+                else:
+                    i_len = len(t.identifier)
+                    # the short form inline; the long form by asn1h_fp_length
+                    lines += [f"{inner}if (q[{i_len}] < 0x80) {{",
+                              f"{inner}    n{k} = q[{i_len}];",
+                              f"{inner}    c{k} = q + {i_len + 1};",
+                              f"{inner}}} else if ((h = asn1h_fp_length(q + {i_len}, {end}, "
+                              f"d->flags & ASN1H_DER, &n{k})) != 0) {{",
+                              f"{inner}    c{k} = q + {i_len} + h;",
+                              f"{inner}}} else {{",
+                              f"{inner}    break;",
+                              f"{inner}}}",
+                              f"{inner}if ((size_t)({end} - c{k}) < n{k}) break;"]
+                    n = f"n{k}"
+                if t.children is None:
+                    lines.append(f"{inner}q = c{k} + {n};")
+                    self._emit(later, end, ends, lines, inner)
+                else:
+                    lines += [f"{inner}e{k} = c{k} + {n};", f"{inner}q = c{k};"]
+                    self._emit(later, f"e{k}", ends + [end], lines, inner)
+            else:
+                lines.append(f"{inner}if (q != {later.closes}) break;")
+                self._emit(later, ends[-1] if ends else "end", ends[:-1], lines, inner)
+            lines.append(f"{indent}}} while (0);")
+
+    def _leaf(self, chosen: MessageLayout, lines: list[str], indent: str) -> None:
+        builder = self.leaves[chosen.id]
+        lines.append(f"{indent}/* {chosen.id}: {chosen.count} of the profile's messages */")
+        test = f"d->depth < {builder.depth}"
+        if builder.der_miss:
+            test += " || (d->flags & ASN1H_DER)"
+        lines.append(f"{indent}if ({test}) return 0;")
+        if self.allocates:                  # the miss label rolls back to it
+            lines.append(f"{indent}asn1h_arena_save(d->arena, &mark);")
+        lines += [indent + line for line in builder.body]
+        lines.append(f"{indent}return 1;")
+
+    @property
+    def allocates(self) -> bool:
+        return any(b.allocates for b in self.leaves.values())
+
+    @property
+    def misses_late(self) -> bool:
+        return any("goto miss" in line for b in self.leaves.values() for line in b.body)
+
+
+def _tlv_list(tlv: Tlv) -> list[Tlv]:
+    out = [tlv]
+    for child in tlv.children or ():
+        out += _tlv_list(child)
+    return out
 
 
 def _all(placed: _Placed) -> list[_Placed]:
@@ -488,13 +745,18 @@ def build_fast_paths(layout: Layout, pdu_id: str,
         general = f"asn1h_interpret_contents(d, &{t.ref}, p, end, form, value)"
     out = FastPaths(t, t.fast_decoder, general, t.fast_encoder)
     wrapper = t.fast_decoder
-    for k, message_layout in enumerate(chosen):
+    for message_layout in chosen:
         if message_layout.form != "exact":
-            out.refusals.append((message_layout, "a slot layout (exact layouts only)"))
             continue
         try:
             out.paths.append(_Builder(layout, t).build(
                 message_layout, f"{wrapper}_{message_layout.id}"))
         except Refused as exc:
             out.refusals.append((message_layout, str(exc)))
+    slots = [l for l in chosen if l.form == "slot"]
+    if slots:
+        out.slots = _SlotTree(layout, t, slots, f"{wrapper}_slots")
+        out.refusals += out.slots.refusals
+        if not out.slots.chosen:
+            out.slots = None
     return out

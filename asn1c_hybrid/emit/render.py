@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 import jinja2
 
 from .. import __version__
-from ..estimate.layouts import Layout as MessageLayout
+from ..layouts import Layout as MessageLayout
 from ..resources import data_dir
 from ..typegraph import Kind
 from .fastpaths import build_fast_paths, name_fast_paths

@@ -27,7 +27,7 @@ Names without a module (descriptors shared by anonymous primitive types, such as
 "IA5String") are kept but are no types of the graph: the estimate leaves them out.
 
 `layouts` (BER traces only) holds, per PDU type, the most frequent layouts of its
-messages in both forms of `estimate/layouts.py`: `count` messages of the `messages` had
+messages in both forms of `asn1c_hybrid/layouts.py`: `count` messages of the `messages` had
 that layout.  It is optional: a profile without it (an older one, a PER trace's, the
 runtime's counters) has no layouts.
 
@@ -49,7 +49,7 @@ from typing import Iterable, Sequence, Union
 from ..errors import ProfileError
 from ..typegraph import Kind, TypeGraph
 from .estimate import Estimate
-from .layouts import FORMS, LIMIT, Layout, LayoutError, layout_id, learn, parse
+from ..layouts import FORMS, LIMIT, Layout, LayoutError, layout_id, learn, parse
 from .static import list_items
 
 FORMAT = "asn1c-hybrid profile"

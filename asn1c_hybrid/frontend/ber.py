@@ -56,19 +56,7 @@ def _tag_order(encoding: bytes) -> tuple[int, int]:
 
 
 def _tlv(tag: Tag, constructed: bool, contents: bytes) -> bytes:
-    first = (int(tag.cls) << 6) | (0x20 if constructed else 0)
-    if tag.number < 31:
-        identifier = bytes([first | tag.number])
-    else:
-        groups = []
-        number = tag.number
-        while True:
-            groups.append(number & 0x7F)
-            number >>= 7
-            if not number:
-                break
-        groups.reverse()
-        identifier = bytes([first | 0x1F] + [g | 0x80 for g in groups[:-1]] + [groups[-1]])
+    identifier = tag.identifier(constructed)
     length = len(contents)
     if length < 0x80:
         header = bytes([length])
