@@ -8,9 +8,11 @@ Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
                  example (cam and rrc in UPER, s1ap and ngap in APER): harness.c around
                  the generated code in the given mode; every decoded value must print,
                  re-encode and decode again to the same value.
-  differential   one per example and shared-spec PDU (and ldap, snmp, kerberos):
-                 differential.c around a compiled, an interpreted and a mixed build of the
-                 same specification, which must agree on every input.
+  differential   one per example and shared-spec PDU (and ldap, snmp, kerberos, and the
+                 captured SNMP traffic of examples/snmp): differential.c around a
+                 compiled, an interpreted and a mixed build of the same specification,
+                 which must agree on every input.  The mixed builds of blackwell, ldap and
+                 snmp-traffic also have layout fast paths (docs/layouts.md).
 Each is seeded with its messages and with the inputs fuzz/regressions/TARGET keeps.  The
 corpus is kept in OUT/KIND/TARGET/corpus between runs, so that long runs build on each
 other; a finding leaves its input in OUT/KIND/TARGET/ (crash-*, leak-*, ...), makes the run

@@ -100,6 +100,16 @@ def _cms_seeds() -> List[bytes]:
     return out
 
 
+def _trace(example: str) -> Callable[[], List[bytes]]:
+    """The captured trace of examples/EXAMPLE (real traffic)."""
+    return lambda: corpora.split_pdus((REPO / "examples" / example / "trace.ber").read_bytes())
+
+
+def _snmp_traffic_specs() -> List[Path]:
+    return [*sorted((REPO / "examples" / "snmp" / "spec").glob("*.asn")),
+            SPECS / "IETF_SNMP" / "RFC1155-SMI.asn", SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn"]
+
+
 def _rfc5912_specs() -> List[Path]:
     return sorted((SPECS / "IETF_PKI_RFC5912").glob("*.asn"))
 
@@ -111,6 +121,10 @@ class Target:
     pdu: str                                    # Module.Type
     seeds: Callable[[], List[bytes]]
     rules: str = "ber"                          # the input's encoding: ber, uper or aper
+    # the differential target's mixed build gets layout fast paths (docs/layouts.md) for
+    # the 10 most frequent layouts of these messages, in this form
+    layouts: Optional[Callable[[], List[bytes]]] = None
+    layout_form: str = "exact"
 
 
 def _folder(name: str) -> Callable[[], List[Path]]:
@@ -136,7 +150,8 @@ TARGETS = {
                "PersonnelRecordModule.PersonnelRecord",
                lambda: [corpora.personnel_der(), corpora.personnel_indefinite()]),
         Target("blackwell", lambda: [corpora.BLACKWELL_SPEC],
-               "BlackwellModule.BlackwellMessage", lambda: [corpora.blackwell_message()]),
+               "BlackwellModule.BlackwellMessage", lambda: [corpora.blackwell_message()],
+               layouts=lambda: [corpora.blackwell_message()] * 2),
         Target("x400", lambda: [REPO / "examples" / "x400" / "spec"],
                "MTAAbstractService.MTS-APDU", _x400_seeds),
         Target("x509", corpora.rfc5280_specs, "PKIX1Explicit88.Certificate",
@@ -144,7 +159,11 @@ TARGETS = {
         Target("x509-crl", corpora.rfc5280_specs, "PKIX1Explicit88.CertificateList",
                lambda: []),
         Target("ldap", lambda: [SPECS / "IETF_LDAP_RFC4511"],
-               "Lightweight-Directory-Access-Protocol-V3.LDAPMessage", _hex(LDAP_SEEDS)),
+               "Lightweight-Directory-Access-Protocol-V3.LDAPMessage",
+               lambda: _hex(LDAP_SEEDS)() + _trace("ldap")()[::8], layouts=_trace("ldap")),
+        # examples/snmp: net-snmp's SNMPv1 and v2c traffic, with slot layout fast paths
+        Target("snmp-traffic", _snmp_traffic_specs, "SNMP-Traffic.Message",
+               lambda: _trace("snmp")()[::40], layouts=_trace("snmp"), layout_form="slot"),
         Target("snmp", lambda: [SPECS / "IETF_SNMP"], "RFC1157-SNMP.Message",
                _hex(SNMP_SEEDS)),
         Target("kerberos", lambda: [SPECS / "IETF_Kerberos_RFC4120"], "KerberosV5Spec2.AS-REQ",
@@ -170,7 +189,7 @@ FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
 PER_TARGETS = ("cam", "rrc", "s1ap", "ngap")
 # The differential targets: the examples and the shared specifications' protocols.
 DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos",
-                        "pkix2009", "cms")
+                        "pkix2009", "cms", "snmp-traffic")
 
 
 def seeds(target: Target) -> List[bytes]:
@@ -298,8 +317,9 @@ DIFFERENTIAL_UNITS = (("c_", "compiled"), ("i_", "interpreted"), ("m_", "mixed")
 def build_differential(target: Target, out: Path, *, libfuzzer: bool = False,
                        cc: Optional[str] = None, flags: Sequence[str] = ("-O1", "-g")) -> Path:
     """The differential harness (differential.c) around three builds of the target's
-    specification, compiled (--prefix c_), interpreted (i_) and mixed (m_), with one
-    runtime: a libFuzzer target, or a replay program that takes files of one input each."""
+    specification, compiled (--prefix c_), interpreted (i_) and mixed (m_; with the
+    target's layout fast paths, if it has layouts), with one runtime: a libFuzzer target,
+    or a replay program that takes files of one input each."""
     cc = cc or ("clang" if libfuzzer else "gcc")
     compile_flags = [*flags, *SANITIZE] + (["-fsanitize=fuzzer-no-link"] if libfuzzer else [])
     link_sanitize = ["-fsanitize=fuzzer,address,undefined" if libfuzzer else SANITIZE[0],
@@ -309,7 +329,8 @@ def build_differential(target: Target, out: Path, *, libfuzzer: bool = False,
     defines = []
     for prefix, mode in DIFFERENTIAL_UNITS:
         name = prefix + "spec"
-        source = generate(target, mode, out, "--prefix", prefix, name=name)
+        extra = _layout_options(target, out) if mode == "mixed" else []
+        source = generate(target, mode, out, "--prefix", prefix, *extra, name=name)
         obj = out / f"{name}.o"
         run([cc, *STRICT, *compile_flags, "-I", out, "-I", RUNTIME, "-c", source, "-o", obj])
         objects.append(obj)
@@ -324,6 +345,21 @@ def build_differential(target: Target, out: Path, *, libfuzzer: bool = False,
     program = out / ("diff-" + target.name if libfuzzer else "diff-replay")
     run([cc, *flags, *link_sanitize, *objects, obj, "-lm", "-o", program])
     return program
+
+
+def _layout_options(target: Target, out: Path) -> List[str]:
+    """`compile` options for the target's layout fast paths: a profile of its layout
+    messages, made once in `out`."""
+    if target.layouts is None:
+        return []
+    from asn1c_hybrid import api
+    profile = out / "layouts-profile.json"
+    if not profile.exists():
+        trace = out / "layouts-trace.ber"
+        trace.write_bytes(b"".join(target.layouts()))
+        api.profile(api.load([str(s) for s in target.specs()]), target.pdu,
+                    [str(trace)]).save(profile)
+    return ["--profile", str(profile), "--layouts", "10", "--layout-form", target.layout_form]
 
 
 _builds: dict = {}

@@ -1,11 +1,12 @@
-"""Layout fast paths (Blackwell; docs/layouts.md): for each exact layout chosen for a PDU
-type, a straight-line decoder of the PDU's contents.
+"""Layout fast paths (Blackwell; docs/layouts.md): straight-line decoders of a PDU's
+contents for the layouts chosen for its type.
 
-A fast path compares every identifier and length octet of the layout with masked 8-octet
-words (constants built here), then stores every field of the C value at its constant
-offset: strings as pointers into the input, integers loaded word-wide, presence bits and
-CHOICE indexes as constants, list items into one arena block of the known count.  It has
-no tag dispatch, no loop and no length parsing.
+An exact layout's path compares every identifier and length octet of the layout with
+masked 8-octet words (constants built here), then stores every field of the C value at its
+constant offset: strings as pointers into the input, integers loaded word-wide, presence
+bits and CHOICE indexes as constants, list items into one arena block of the known count.
+It has no tag dispatch, no loop and no length parsing.  The slot layouts share one
+decision tree of their headers (`_SlotTree`), whose leaves store values the same way.
 
 A fast path accepts exactly what the general decoder accepts, with the same value, or
 misses: a template that does not match, or a content the general decoder might judge
@@ -160,6 +161,7 @@ class _Builder:
         self.lists = 0
         self.locals: list[str] = []
         self.booleans: list[int] = []       # offsets of BOOLEAN contents octets
+        self.depth = 0                      # nesting levels (a slot tree's leaves)
 
     # ---- the walk -----------------------------------------------------------------------
 
@@ -550,6 +552,10 @@ class _SlotTree:
             self.refusals += refused
             chosen = [l for l in chosen if l not in [r[0] for r in refused]]
         self.chosen = chosen
+        self.saves = 0
+        self.lines: list[str] = []
+        self._emit(self.start, "end", [], self.lines, "")
+        self.lines.append("return 0;")
 
     def add(self, chosen: MessageLayout) -> None:
         """Adds a layout's steps, sharing those it has in common with the tree's."""
@@ -594,7 +600,6 @@ class _SlotTree:
     # ---- C ------------------------------------------------------------------------------
 
     def locals(self) -> list[str]:
-        self.code()                         # counts the saved positions
         out = ["const uint8_t *q = p;", "size_t h;"]
         out += [f"const uint8_t *s{k};" for k in range(self.saves)]
         for step in self._all(self.start):
@@ -617,10 +622,7 @@ class _SlotTree:
         return out
 
     def code(self) -> list[str]:
-        lines: list[str] = []
-        self.saves = 0
-        self._emit(self.start, "end", [], lines, "")
-        return lines + ["return 0;"]
+        return self.lines
 
     def _emit(self, step: _Step, end: str, ends: list[str], lines: list[str],
               indent: str) -> None:
