@@ -29,12 +29,12 @@ from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
-from .layouts import FORMS as LAYOUT_FORMS, Layout as MessageLayout
 from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
 from .estimate.profile import Profile, learn_layouts
 from .estimate.replay import replay
 from .estimate.static import static_estimate
 from .estimate.trace import read_trace
+from .layouts import FORMS as LAYOUT_FORMS, Layout as MessageLayout
 from .outputs import format_depfile, write_atomically
 from .resources import compiler_files, runtime_sources
 from .select.budget import parse_budget
@@ -295,7 +295,7 @@ def output_names(name: str, options: CompileOptions) -> list[str]:
 
 def fast_layouts(graph: TypeGraph, options: CompileOptions
                  ) -> Optional[tuple[str, tuple[MessageLayout, ...]]]:
-    """The PDU type and the exact layouts that get fast paths (`options.layouts`)."""
+    """The PDU type and the layouts that get fast paths (`options.layouts`)."""
     if not options.layouts:
         return None
     pdu = resolve_type(graph, options.select.pdus[0]).id

@@ -24,7 +24,7 @@ class EmitOptions:
     encodings: tuple[str, ...] = ENCODINGS
     # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
     keep_encoding: frozenset[str] = frozenset()
-    # the PDU type and its exact message layouts that get fast paths (emit/fastpaths.py)
+    # the PDU type and the message layouts that get fast paths (emit/fastpaths.py)
     fast_layouts: Optional[tuple[str, tuple[MessageLayout, ...]]] = None
 
 

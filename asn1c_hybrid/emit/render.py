@@ -72,7 +72,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
            fast_layouts: Optional[tuple[str, Sequence[MessageLayout]]] = None
            ) -> dict[str, str]:
     """The generated files; the converter (`converter`) speaks the `encodings` only;
-    `fast_layouts`: a PDU type and the exact layouts that get fast paths."""
+    `fast_layouts`: a PDU type and the layouts that get fast paths."""
     graph = layout.graph
     env = environment()
     descriptors = layout.descriptors

@@ -47,9 +47,9 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
 from ..errors import ProfileError
+from ..layouts import FORMS, LIMIT, Layout, LayoutError, layout_id, learn, parse
 from ..typegraph import Kind, TypeGraph
 from .estimate import Estimate
-from ..layouts import FORMS, LIMIT, Layout, LayoutError, layout_id, learn, parse
 from .static import list_items
 
 FORMAT = "asn1c-hybrid profile"
