@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from asn1c_hybrid import api
+from asn1c_hybrid.errors import UsageError
 from asn1c_hybrid.layouts import (Layout, LayoutError, coverage, learn, parse,
                                            render, shape)
 from asn1c_hybrid.estimate.profile import Profile, ProfileError
@@ -170,3 +171,26 @@ def test_profile_of_the_snmp_example_learns_its_layouts(repo_root, shared_dir):
     slots = learnt.forms["slot"]
     assert sum(l.count for l in slots) <= len(pdus)
     assert coverage(slots, pdus) >= sum(l.count for l in slots) / len(pdus)
+
+
+def test_layout_options_are_checked():
+    with pytest.raises(UsageError, match="one --pdu and --profile"):
+        api.CompileOptions(layouts=3)
+    with pytest.raises(UsageError, match="one --pdu and --profile"):
+        api.CompileOptions(layouts=3, select=api.SelectOptions(pdus=("M.A", "M.B"),
+                                                               profiles=("p.json",)))
+    with pytest.raises(UsageError, match="0 or more"):
+        api.CompileOptions(layouts=-1)
+    with pytest.raises(UsageError, match="layout form 'wide'"):
+        api.CompileOptions(layout_form="wide")
+
+
+def test_layouts_need_a_profile_that_has_them(tmp_path, repo_root):
+    graph = api.load([str(repo_root / "examples" / "personnel" / "personnel.asn")])
+    pdu = "PersonnelRecordModule.PersonnelRecord"
+    path = tmp_path / "no-layouts.json"
+    Profile(graph.spec_hash(), 1, {}, "").save(path)
+    options = api.CompileOptions(mode="compiled", layouts=2, select=api.SelectOptions(
+        pdus=(pdu,), profiles=(str(path),)))
+    with pytest.raises(UsageError, match=f"the profiles have no layouts of {pdu}"):
+        api.generate(graph, options)
