@@ -13,8 +13,8 @@ import pytest
 
 from asn1c_hybrid import api
 from asn1c_hybrid.errors import UsageError
-from asn1c_hybrid.layouts import (Layout, LayoutError, coverage, learn, parse,
-                                           render, shape)
+from asn1c_hybrid.layouts import (Layout, LayoutError, coverage, layout_id, learn, parse,
+                                  render, shape)
 from asn1c_hybrid.estimate.profile import Profile, ProfileError
 
 # An SNMPv1 get-request of net-snmp: version 0, community "public", request id
@@ -194,3 +194,27 @@ def test_layouts_need_a_profile_that_has_them(tmp_path, repo_root):
         pdus=(pdu,), profiles=(str(path),)))
     with pytest.raises(UsageError, match=f"the profiles have no layouts of {pdu}"):
         api.generate(graph, options)
+
+
+def test_a_long_form_length_makes_strict_der_miss(tmp_path):
+    """A layout with a length DER would refuse (here an EXPLICIT tag's wrapper in long
+    form) gets a fast path that strict DER mode never takes; the other layout's does."""
+    spec = tmp_path / "Wrapped.asn"
+    spec.write_text("Wrapped DEFINITIONS ::= BEGIN\n"
+                    "T ::= SEQUENCE { a [0] EXPLICIT INTEGER, b [1] EXPLICIT BOOLEAN }\nEND\n")
+    graph = api.load([str(spec)])
+    minimal = bytes.fromhex("300aa003020105a1030101ff")
+    wrapper_long = bytes.fromhex("300ba08103020105a1030101ff")
+    trace = tmp_path / "trace.ber"
+    trace.write_bytes(minimal * 2 + wrapper_long * 2)
+    profile = tmp_path / "profile.json"
+    api.profile(graph, "Wrapped.T", [str(trace)]).save(profile)
+    options = api.CompileOptions(mode="compiled", layouts=2, select=api.SelectOptions(
+        pdus=("Wrapped.T",), profiles=(str(profile),)))
+    source = api.generate(graph, options)["Wrapped.c"]
+    checks = {line.split("_layouts_")[1][:12]: source.split(line, 1)[1].split("return 1;")[0]
+              for line in source.splitlines() if line.startswith("static int T_decode_layouts_")}
+    ids = {layout_id(render(parse(m))): m for m in (minimal, wrapper_long)}
+    assert set(checks) == set(ids)
+    for key, body in checks.items():
+        assert ("(d->flags & ASN1H_DER))" in body) == (ids[key] is wrapper_long)

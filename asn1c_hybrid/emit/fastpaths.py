@@ -293,6 +293,8 @@ class _Builder:
         for k in range(wrappers):
             if len(placed.children) != 1:
                 raise Refused(f"{m.node_id}: a tag wrapper without exactly one TLV inside")
+            if placed.tlv.length and not _minimal(placed.tlv.length):
+                self.der_miss = True
             placed = placed.children[0]
             depth += 1
             if k + 1 < len(m.tags) and placed.tlv.identifier != m.tags[k + 1].identifier(
