@@ -139,10 +139,11 @@ def size(length: bytes) -> int:
     return length[0] if length[0] < 0x80 else int.from_bytes(length[1:], "big")
 
 
-def _flatten(tlv: Tlv, out: list[Tlv]) -> list[Tlv]:
-    out.append(tlv)
+def flatten(tlv: Tlv) -> list[Tlv]:
+    """The TLVs of a tree in the order of the encoding."""
+    out = [tlv]
     for child in tlv.children or ():
-        _flatten(child, out)
+        out += flatten(child)
     return out
 
 
@@ -162,7 +163,7 @@ def render(tlv: Tlv, lengths: Optional[Sequence[Optional[bytes]]] = None) -> str
 
 def shape(tlv: Tlv) -> str:
     """The layout with every length a slot: what slot layouts are grouped by."""
-    return render(tlv, [None] * len(_flatten(tlv, [])))
+    return render(tlv, [None] * len(flatten(tlv)))
 
 
 def layout_id(text: str) -> str:
@@ -183,21 +184,13 @@ class Layout:
         if self.form == "exact":
             return render(tlv) == self.text
         return _slot_pattern(self.text) == shape(tlv) and all(
-            want is None or want == got.length
-            for want, got in zip(_slot_lengths(self.text), _flatten(tlv, [])))
+            not want.length or want.length == got.length
+            for want, got in zip(flatten(from_text(self.text)), flatten(tlv)))
 
 
 def _slot_pattern(text: str) -> str:
     """A slot layout's text with every length a slot (its shape)."""
     return _LENGTH.sub(":" + SLOT, text)
-
-
-def _slot_lengths(text: str) -> list[Optional[bytes]]:
-    out: list[Optional[bytes]] = []
-    for token in text.replace("(", " ").replace(")", " ").split():
-        length = token.split(":", 1)[1]
-        out.append(None if length == SLOT else bytes.fromhex(length))
-    return out
 
 
 def learn(pdus: Iterable[Union[bytes, Tlv]], form: str, limit: int = LIMIT,
@@ -213,7 +206,7 @@ def learn(pdus: Iterable[Union[bytes, Tlv]], form: str, limit: int = LIMIT,
             groups.setdefault(shape(t), []).append(t)
         counts = Counter()
         for members in groups.values():
-            columns = zip(*(_flatten(t, []) for t in members))
+            columns = zip(*(flatten(t) for t in members))
             lengths = [c[0].length if all(x.length == c[0].length for x in c) else None
                        for c in columns]
             counts[render(members[0], lengths)] = len(members)

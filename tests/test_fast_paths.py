@@ -20,7 +20,7 @@ import cbuild
 from specbuilds import SPECS
 
 from asn1c_hybrid import api
-from asn1c_hybrid.emit.fastpaths import _place
+from asn1c_hybrid.emit.fastpaths import _all, _place
 from asn1c_hybrid.layouts import from_text, parse
 
 sys.path.insert(0, str(cbuild.REPO))
@@ -109,7 +109,7 @@ def mutations(pdu: bytes) -> list[bytes]:
     # the same headers with other contents: random octets, and octets of values in
     # their shortest form (a first octet other than 00 and FF)
     rng = random.Random(len(pdu))
-    leaves = [p for p in _walk(tree) if p.tlv.children is None]
+    leaves = [p for p in _all(tree) if p.tlv.children is None]
     for _ in range(20):
         data = bytearray(pdu)
         for leaf in leaves:
@@ -163,20 +163,13 @@ def test_template_words_of_a_get_request():
     # 25-30, 36 37
     text = "30:26(02:01 04:06 a1:19(02:04 02:01 02:01 30:0b(30:09(06:05 05:00))))"
     top = _place(from_text(text), -2)
-    headers = sorted(k for placed in _walk(top)[1:]
+    headers = sorted(k for placed in _all(top)[1:]
                      for k in range(placed.start, placed.contents))
     assert headers == [0, 1, 3, 4, 11, 12, 13, 14, 19, 20, 22, 23, 25, 26, 27, 28, 29, 30,
                        36, 37]
     assert top.size == 38
     assert _tag(2, 1).identifier(True) == b"\xa1"
     assert _tag(1, 200).identifier(False) == b"\x5f\x81\x48"
-
-
-def _walk(placed):
-    out = [placed]
-    for child in placed.children:
-        out += _walk(child)
-    return out
 
 
 def _tag(cls: int, number: int):

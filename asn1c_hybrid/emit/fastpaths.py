@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..layouts import Layout as MessageLayout, Tlv, from_text, size as length_of
+from ..layouts import Layout as MessageLayout, Tlv, flatten, from_text, size as length_of
 from ..typegraph import Kind
 from .constraints import intervals_test
 from .layout import Layout, MemberLayout, TypeLayout, integer_storage
@@ -444,15 +444,14 @@ class _Builder:
     # ---- the whole path -----------------------------------------------------------------
 
     def build(self, chosen: MessageLayout, function: str) -> FastPath:
-        top = _place(from_text(chosen.text), 0)
+        tlv = from_text(chosen.text)
         tags = self.root.node.tags
         if len(tags) != 1 or tags[0].number >= 31:
             raise Refused("the PDU type has not one tag of one octet")
-        if top.tlv.children is None or top.tlv.identifier != tags[0].identifier(True):
+        if tlv.children is None or tlv.identifier != tags[0].identifier(True):
             raise Refused("the PDU's tag is not the type's")
         # offsets from the contents of the PDU's TLV, which the runtime has read
-        shift = top.contents
-        top = _place(from_text(chosen.text), -shift)
+        top = _place(tlv, -(len(tlv.identifier) + len(tlv.length)))
         depth = self.constructed(self.root, top, "(*v)", 1)
         want = bytearray(top.size)
         mask = bytearray(top.size)
@@ -531,7 +530,7 @@ class _SlotTree:
                 if tlv.children is None or tlv.identifier != top:
                     self.refusals.append((l, "the PDU's tag is not the type's"))
                     chosen.remove(l)
-                elif any(t.length[:1] == b"\x80" for t in _tlv_list(tlv)):
+                elif any(t.length[:1] == b"\x80" for t in flatten(tlv)):
                     self.refusals.append((l, "an indefinite length"))
                     chosen.remove(l)
         while True:                 # a layout the value walk refuses leaves the tree
@@ -703,13 +702,6 @@ class _SlotTree:
     @property
     def misses_late(self) -> bool:
         return any("goto miss" in line for b in self.leaves.values() for line in b.body)
-
-
-def _tlv_list(tlv: Tlv) -> list[Tlv]:
-    out = [tlv]
-    for child in tlv.children or ():
-        out += _tlv_list(child)
-    return out
 
 
 def _all(placed: _Placed) -> list[_Placed]:
