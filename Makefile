@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) bench/stream.py
 	$(PY) bench/layouts.py
 	$(PY) bench/fastpaths.py
+	$(PY) bench/layout_budget.py
 	$(PY) bench/run.py
 
 # The libFuzzer targets (clang), FUZZ_SECONDS each: the round-trip one of every example PDU,

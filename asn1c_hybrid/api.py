@@ -30,7 +30,7 @@ from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
 from .estimate.estimate import Estimate
 from .estimate.pdus import emitted_graph, reachable_items, resolve_pdus, resolve_type
-from .estimate.profile import Profile, learn_layouts
+from .estimate.profile import PduLayouts, Profile, learn_layouts
 from .estimate.replay import replay
 from .estimate.static import static_estimate
 from .estimate.trace import read_trace
@@ -40,6 +40,7 @@ from .resources import compiler_files, runtime_sources
 from .select.budget import parse_budget
 from .select.calibration import default_path
 from .select.costs import UNIT, Cost, knapsack_items, unit_costs
+from .select.layout_costs import measure_layouts
 from .select.measured import (BYTES, FixedCost, calibrated_costs, calibration_for_use,
                               fixed_cost)
 from .select.selection import Selection
@@ -75,6 +76,9 @@ class SelectOptions:
                 emits, to the types they can hold.  Default: the types nothing else
                 refers to (and every type is emitted).
     profiles    profile files to merge as the frequencies (else the static estimate).
+    layouts     the exact layouts of the PDU's messages in the profiles are knapsack
+                items beside the types, measured (docs/layouts.md, "Chosen by the
+                knapsack"); one PDU, profiles, and the measured cost model.
     """
     pdus: tuple[str, ...] = ()
     profiles: tuple[str, ...] = ()
@@ -83,8 +87,15 @@ class SelectOptions:
     calibration: Optional[str] = None     # the measured model's file (default: the cache)
     force_compiled: tuple[str, ...] = ()
     force_interpreted: tuple[str, ...] = ()
+    layouts: bool = False
 
     def __post_init__(self) -> None:
+        if self.layouts and (len(self.pdus) != 1 or not self.profiles):
+            raise UsageError("--layouts auto chooses among the layouts of one PDU's messages "
+                             "in a profile: give one --pdu and --profile")
+        if self.layouts and self.cost_model == "units":
+            raise UsageError("--layouts auto needs the measured cost model: a fast path's "
+                             "cost and saving are bytes and instructions")
         for name in ("pdus", "profiles", "force_compiled", "force_interpreted"):
             object.__setattr__(self, name, _tuple(getattr(self, name)))
         object.__setattr__(self, "budget", str(self.budget))
@@ -142,6 +153,9 @@ class CompileOptions:
                              + ", ".join(LAYOUT_FORMS))
         if self.layouts < 0:
             raise UsageError(f"--layouts {self.layouts}: give a number of layouts, 0 or more")
+        if self.select.layouts and (self.mode != "hybrid" or self.layouts):
+            raise UsageError("--layouts auto: the knapsack chooses the layouts, beside the "
+                             "types, in the hybrid mode (give a number of layouts otherwise)")
         if self.layouts and (len(self.select.pdus) != 1 or not self.select.profiles):
             raise UsageError("--layouts takes the layouts of one PDU's messages from a "
                              "profile: give one --pdu and --profile")
@@ -197,7 +211,7 @@ def costs(graph: TypeGraph, est: Estimate, options: SelectOptions,
         fixed = fixed_cost(graph, pdus(graph, options))
         return CostModel(measured, BYTES, "measured", fixed)
     except (MeasurementError, CalibrationError) as exc:
-        if options.cost_model == "measured" or options.calibration:
+        if options.cost_model == "measured" or options.calibration or options.layouts:
             raise
         why = str(exc).strip().splitlines()[0]
         return CostModel(unit_costs(graph, est.items_per_value), UNIT, "units",
@@ -213,9 +227,18 @@ def select(graph: TypeGraph, options: SelectOptions, est: Optional[Estimate] = N
     reachable = reachable_items(graph, pdus(graph, options)) if options.pdus else None
     forced = [[resolve_type(graph, name).id for name in names]
               for names in (options.force_compiled, options.force_interpreted)]
+    layouts = None
+    if options.layouts:
+        pdu, learnt = _profile_layouts(graph, options)
+        if progress:
+            progress(f"measuring the fast paths of {len(learnt.forms['exact'])} layouts of "
+                     f"{pdu} ...")
+        layouts = measure_layouts(emitted(graph, options), pdu, learnt.forms["exact"],
+                                  learnt.messages)
     selection = knapsack_select(graph, est.frequencies, model.costs, options.budget,
                                 force_compiled=forced[0], force_interpreted=forced[1],
-                                unit=model.unit, source=est.source, reachable=reachable)
+                                unit=model.unit, source=est.source, reachable=reachable,
+                                layouts=layouts)
     selection.cost_model = model.name
     selection.fixed_cost = model.fixed
     selection.notes = list(model.notes)
@@ -293,19 +316,31 @@ def output_names(name: str, options: CompileOptions) -> list[str]:
     return names
 
 
-def fast_layouts(graph: TypeGraph, options: CompileOptions
-                 ) -> Optional[tuple[str, tuple[MessageLayout, ...]]]:
-    """The PDU type and the layouts that get fast paths (`options.layouts`)."""
-    if not options.layouts:
-        return None
-    pdu = resolve_type(graph, options.select.pdus[0]).id
-    profile = Profile.merge(Profile.load(p) for p in options.select.profiles)
+def _profile_layouts(graph: TypeGraph, options: SelectOptions) -> tuple[str, PduLayouts]:
+    """The PDU type and its layouts in the merged profiles."""
+    pdu = resolve_type(graph, options.pdus[0]).id
+    profile = Profile.merge(Profile.load(p) for p in options.profiles)
     profile.check(graph)
     learnt = profile.layouts.get(pdu)
     if learnt is None:
         raise UsageError(f"--layouts: the profiles have no layouts of {pdu} (make them with "
                          "`asn1c-hybrid profile` on a BER trace of it)")
-    return pdu, tuple(learnt.forms[options.layout_form][:options.layouts])
+    return pdu, learnt
+
+
+def fast_layouts(graph: TypeGraph, options: CompileOptions,
+                 selection: Optional[Selection] = None
+                 ) -> Optional[tuple[str, tuple[MessageLayout, ...]]]:
+    """The PDU type and the layouts that get fast paths: the N most frequent
+    (`options.layouts`), or those the knapsack chose (`selection`, --layouts auto)."""
+    if options.layouts:
+        pdu, learnt = _profile_layouts(graph, options.select)
+        return pdu, tuple(learnt.forms[options.layout_form][:options.layouts])
+    if selection is not None and selection.layout_pdu:
+        chosen = set(selection.chosen_layouts)
+        _, learnt = _profile_layouts(graph, options.select)
+        return selection.layout_pdu, tuple(l for l in learnt.forms["exact"] if l.id in chosen)
+    return None
 
 
 def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = None,
@@ -314,6 +349,8 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     build uses `selection` when given (from `select`), else makes it."""
     name = output_name(graph, options)
     kept = kept_types(graph, options)
+    if options.mode == "hybrid" and selection is None:
+        selection = select(graph, options.select, progress=progress)
     # a kept type is always compiled: its routine sets `encoding_` (the interpreter pays
     # nothing for a feature its types do not use)
     compiled = compiled_types(graph, options, progress, selection) | kept
@@ -326,7 +363,7 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
                           EmitOptions(name, options.prefix, converter=options.converter,
                                       encodings=options.encodings,
                                       keep_encoding=frozenset(kept),
-                                      fast_layouts=fast_layouts(graph, options)))
+                                      fast_layouts=fast_layouts(graph, options, selection)))
     if options.emit_runtime:
         for path in runtime_sources():
             files[path.name] = path.read_text(encoding="utf-8")

@@ -73,12 +73,22 @@ def _add_selection_args(parser: argparse.ArgumentParser) -> None:
                              "`asn1c-hybrid calibrate` writes, made on first use)")
 
 
+def _layouts_count(text: str):
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a number nor auto") from None
+
+
 def _select_options(args: argparse.Namespace) -> api.SelectOptions:
     return api.SelectOptions(
         pdus=args.pdu, profiles=args.profile, budget=args.budget, cost_model=args.cost_model,
         calibration=args.calibration,
         force_compiled=getattr(args, "force_compiled", ()),
-        force_interpreted=getattr(args, "force_interpreted", ()))
+        force_interpreted=getattr(args, "force_interpreted", ()),
+        layouts=getattr(args, "layouts", None) == "auto")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -112,7 +122,8 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
                               emit_runtime=args.emit_runtime,
                               encodings=encodings or api.ENCODINGS,
                               keep_encoding=tuple(args.keep_encoding),
-                              layouts=args.layouts, layout_form=args.layout_form)
+                              layouts=0 if args.layouts == "auto" else args.layouts,
+                              layout_form=args.layout_form)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -258,6 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
                    dest="force_compiled", help="always compile this type")
     p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
                    dest="force_interpreted", help="always interpret this type")
+    p.add_argument("--layouts", choices=["auto"],
+                   help="auto: the exact layouts of the PDU's messages in the --profile are "
+                        "knapsack items beside the types (one --pdu; docs/layouts.md)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(handler=cmd_explain)
 
@@ -302,9 +316,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-encoding", action="append", default=[], metavar="Module.Type",
                    help="decoded values of this SEQUENCE or SET type keep their TLV as "
                         "received, in a last field `encoding_` (what a signature covers)")
-    p.add_argument("--layouts", type=int, default=0, metavar="N",
+    p.add_argument("--layouts", type=_layouts_count, default=0, metavar="N|auto",
                    help="fast paths for the N most frequent layouts of the PDU's "
-                        "messages in the --profile (one --pdu; docs/layouts.md)")
+                        "messages in the --profile, or auto: those the knapsack chooses "
+                        "beside the types (one --pdu; docs/layouts.md)")
     p.add_argument("--layout-form", choices=api.LAYOUT_FORMS, default="exact",
                    help="exact layouts, or slot layouts whose varying lengths are read "
                         "(default exact)")

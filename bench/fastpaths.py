@@ -9,8 +9,9 @@ second half, which shares no message with it:
   - compiled, and hybrid at 20% (the profile's type counts), as the suite builds them;
   - the same with fast paths for the 10 and the 50 most frequent exact layouts, and for
     the 10 most frequent slot layouts.
-Instructions per message inside the decode call (callgrind, as bench/run.py counts them),
-and the linked code bytes (generated + runtime, --gc-sections).  The miss cost is measured
+Instructions per message inside the decode call and inside the DER encode call (callgrind,
+as bench/run.py counts them), and the linked code bytes (generated + runtime,
+--gc-sections).  Exact layouts have encoding paths too; slot layouts do not.  The miss cost is measured
 on the held-out messages that no chosen layout matches: the instructions per message of
 the build with fast paths, less those of the same build without.  Blackwell's message is
 measured with its own layout chosen.  Written to bench/fastpaths.csv and to the section
@@ -18,7 +19,6 @@ measured with its own layout chosen.  Written to bench/fastpaths.csv and to the 
 """
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from pathlib import Path
@@ -32,13 +32,15 @@ sys.path.insert(0, str(BENCH))
 import callgrind  # noqa: E402
 import corpora  # noqa: E402
 from peers import ours  # noqa: E402
+from rows import read_rows, write_rows  # noqa: E402
 
 from asn1c_hybrid import api  # noqa: E402
 from asn1c_hybrid.layouts import parse  # noqa: E402
 
 CSV = BENCH / "fastpaths.csv"
 COLUMNS = ["corpus", "build", "form", "layouts", "messages", "decode_per_message",
-           "miss_messages", "miss_per_message", "code_bytes"]
+           "encode_per_message", "miss_messages", "miss_per_message",
+           "encode_miss_per_message", "code_bytes"]
 VARIANTS = (("", 0), ("exact", 10), ("exact", 50), ("slot", 10))   # (form, how many)
 BASES = ("compiled", "hybrid-20%")
 
@@ -62,11 +64,14 @@ def examples():
     return out
 
 
-def decode_instructions(build, work: Path, name: str, messages: Sequence[bytes]) -> float:
+def decode_instructions(build, work: Path, name: str, messages: Sequence[bytes],
+                        mode: str = "decode") -> float:
+    """Instructions per message of decoding (and freeing) them, or of DER-encoding their
+    values (`mode` "encode")."""
     corpus = work / f"{name}.corpus"
     corpora.write_framed(corpus, messages)
-    count = callgrind.count_instructions([str(build.executable), "decode", str(corpus), "1"],
-                                         "bench_decode_once")
+    count = callgrind.count_instructions([str(build.executable), mode, str(corpus), "1"],
+                                         f"bench_{mode}_once")
     if count.calls != len(messages):
         raise callgrind.MeasurementError(f"{count.calls} calls for {len(messages)} messages")
     return count.per_call
@@ -95,60 +100,74 @@ def measure() -> List[dict]:
                 build_dir = work / f"{base.replace('%', 'pct')}-{form}{n}"
                 build = ours.build(base, specs, pdu, module, build_dir, options=options)
                 decode = decode_instructions(build, build_dir, "held-out", held_out)
+                encode = decode_instructions(build, build_dir, "held-out", held_out, "encode")
                 row = {"corpus": name, "build": base, "form": form, "layouts": n,
                        "messages": len(held_out),
-                       "decode_per_message": f"{decode:.1f}", "miss_messages": "",
-                       "miss_per_message": "",
+                       "decode_per_message": f"{decode:.1f}",
+                       "encode_per_message": f"{encode:.1f}", "miss_messages": "",
+                       "miss_per_message": "", "encode_miss_per_message": "",
                        "code_bytes": callgrind.code_bytes(build.map_file, build.counts)}
                 if plain is None:
                     plain = build
                 else:
                     missed = [m for m in held_out
                               if not any(l.matches(parse(m)) for l in learnt[form][:n])]
-                    miss = (decode_instructions(build, build_dir, "missed", missed)
-                            - decode_instructions(plain, build_dir, "missed-plain", missed)
-                            ) if missed else 0.0
-                    row.update(miss_messages=len(missed), miss_per_message=f"{miss:.1f}")
+                    miss = encode_miss = 0.0
+                    if missed:
+                        miss = (decode_instructions(build, build_dir, "missed", missed) -
+                                decode_instructions(plain, build_dir, "missed-plain", missed))
+                        encode_miss = (
+                            decode_instructions(build, build_dir, "missed", missed, "encode") -
+                            decode_instructions(plain, build_dir, "missed-plain", missed,
+                                                "encode"))
+                    row.update(miss_messages=len(missed), miss_per_message=f"{miss:.1f}",
+                               encode_miss_per_message=f"{encode_miss:.1f}")
                 rows.append(row)
                 print(row, flush=True)
     return rows
 
 
+def _misses(row: dict) -> str:
+    if not row["miss_per_message"]:
+        return ""
+    return ", ".join(format(float(row[k]), ",.1f")
+                     for k in ("miss_per_message", "encode_miss_per_message"))
+
+
 def fastpaths_table(path: Path = CSV) -> List[str]:
     """The section of docs/benchmarks.md, from bench/fastpaths.csv."""
-    if not path.exists():
+    rows = read_rows(path)
+    if not rows:
         return []
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
     lines = ["## Layout fast paths", "",
              "Written by `bench/fastpaths.py` (`make bench`).  The profile (type counts and "
              "layouts) is made from the first half of each real trace, and every build is "
              "measured on the second half: instructions per message inside the decode call "
-             "(callgrind) and linked code bytes (generated + runtime, gcc -O2, "
-             "--gc-sections).  `layouts` says how many of the most frequent layouts, exact or "
-             "slot, were given fast paths (`compile --layouts N --layout-form exact|slot`).  The extra cost of a miss is "
-             "measured on the held-out messages that no chosen layout matches, against "
-             "the same build without fast paths.  Blackwell's message is measured with its "
+             "and inside the DER encode call of the decoded values (callgrind), and linked "
+             "code bytes (generated + runtime, gcc -O2, --gc-sections).  `layouts` says how "
+             "many of the most frequent layouts, exact or slot, were given fast paths "
+             "(`compile --layouts N --layout-form exact|slot`); exact layouts also have "
+             "encoding paths, slot layouts do not.  The extra cost of a miss, decoding and "
+             "encoding, is measured on the held-out messages that no chosen layout matches, "
+             "against the same build without fast paths.  Blackwell's message is measured with its "
              "own layout chosen.", "",
-             "| corpus | build | layouts | decode instr/msg | messages missed | extra instr "
-             "per miss | code bytes |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
+             "| corpus | build | layouts | decode instr/msg | encode instr/msg | messages "
+             "missed | extra instr per miss: decode, encode | code bytes |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         chosen = f"{r['layouts']} {r['form']}" if int(r["layouts"]) else "none"
         lines.append(f"| {r['corpus']} ({r['messages']} held out) | {r['build']} | "
                      f"{chosen} | {float(r['decode_per_message']):,.0f} | "
+                     f"{float(r['encode_per_message']):,.0f} | "
                      f"{r['miss_messages']} | "
-                     f"{'' if not r['miss_per_message'] else format(float(r['miss_per_message']), ',.1f')} | "
+                     f"{_misses(r)} | "
                      f"{int(r['code_bytes']):,} |")
     return lines + [""]
 
 
 def main() -> None:
     rows = measure()
-    with CSV.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(CSV, COLUMNS, rows)
     print("\n".join(fastpaths_table()))
 
 

@@ -13,7 +13,6 @@ section "Layout coverage" of docs/benchmarks.md.
 """
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(BENCH))
 
 import corpora  # noqa: E402
+from rows import read_rows, write_rows  # noqa: E402
 
 from asn1c_hybrid.layouts import FORMS, LIMIT, coverage, learn, parse  # noqa: E402
 
@@ -66,10 +66,9 @@ def measure() -> List[dict]:
 
 def layouts_table(path: Path = CSV) -> List[str]:
     """The section of docs/benchmarks.md, from bench/layouts.csv."""
-    if not path.exists():
+    rows = read_rows(path)
+    if not rows:
         return []
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
     lines = ["## Layout coverage", "",
              "Written by `bench/layouts.py` (`make bench`).  Layouts (the identifier and "
              "length octets of every TLV, Blackwell's templates) are learnt from the first "
@@ -93,10 +92,7 @@ def layouts_table(path: Path = CSV) -> List[str]:
 
 def main() -> None:
     rows = measure()
-    with CSV.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(CSV, COLUMNS, rows)
     print("\n".join(layouts_table()))
 
 

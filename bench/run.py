@@ -32,6 +32,7 @@ from peers.common import CC, CFLAGS, LDFLAGS, Build, NotApplicable  # noqa: E402
 from stream import stream_table  # noqa: E402
 from layouts import layouts_table  # noqa: E402
 from fastpaths import fastpaths_table  # noqa: E402
+from layout_budget import layout_budget_table  # noqa: E402
 
 REPO = BENCH.parent
 RESULTS_CSV = BENCH / "results.csv"
@@ -537,6 +538,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
     lines += stream_table()
     lines += layouts_table()
     lines += fastpaths_table()
+    lines += layout_budget_table()
     if notes:
         lines += ["## Notes", ""] + [f"{i}. {note}" for i, note in enumerate(notes, 1)] + [""]
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import struct
 import sys
 
+import hypothesis
+import hypothesis.strategies as st
 import pytest
 
 import cbuild
 from specbuilds import SPECS
 
 from asn1c_hybrid import api
-from asn1c_hybrid.emit.fastpaths import _all, _place
+from asn1c_hybrid.emit.fastpaths import _all, _Checks, _place
+from asn1c_hybrid.estimate.profile import Profile
 from asn1c_hybrid.layouts import from_text, parse
 
 sys.path.insert(0, str(cbuild.REPO))
@@ -38,8 +42,10 @@ EXAMPLES = {
     "blackwell": ([corpora.BLACKWELL_SPEC], "BlackwellModule.BlackwellMessage", None),
 }
 LAYOUTS = {"snmp": 10, "ldap": 10, "blackwell": 1}
-HIT = "ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } " \
-      "while (0)"
+HITS = ["ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } "
+        "while (0)",
+        "ASN1H_FAST_ENCODE_HIT()=do { extern unsigned long fast_encode_hits; "
+        "fast_encode_hits++; } while (0)"]
 
 
 def halves(name: str) -> tuple[list[bytes], list[bytes]]:
@@ -68,17 +74,20 @@ def profiles(tmp_path_factory):
     return out
 
 
-def checker(name: str, mode: str, form: str, profile) -> cbuild.Path:
+def checker(name: str, mode: str, form: str, profile, *options: str) -> cbuild.Path:
+    """The check program of the example's spec built without fast paths and with those
+    of `form` (`options`: other `compile` options that choose them)."""
     specs, pdu, _ = EXAMPLES[name]
-    work = cbuild.session_dir() / f"fast-{name}-{mode}-{form}"
+    work = cbuild.session_dir() / f"fast-{name}-{mode}-{form}{'-'.join(options)}"
     general = cbuild.generate(specs, work / "general", "--name", "general", "--prefix", "g_",
                               "--pdu", pdu, "--mode", mode)
     fast = cbuild.generate(specs, work / "fast", "--name", "fast", "--prefix", "f_",
                            "--pdu", pdu, "--mode", mode, "--profile", str(profile),
-                           "--layouts", str(LAYOUTS[name]), "--layout-form", form)
+                           *(options or ("--layouts", str(LAYOUTS[name]), "--layout-form",
+                                         form)))
     flags = ("-O1", "-g", *cbuild.SANITIZE)
     program = work / "fastpath_check"
-    cbuild.run(["gcc", *cbuild.STRICT, *flags, f"-D{HIT}", "-I", general, "-I", fast,
+    cbuild.run(["gcc", *cbuild.STRICT, *flags, *(f"-D{hit}" for hit in HITS), "-I", general, "-I", fast,
                 "-I", cbuild.RUNTIME, general / "general.c", fast / "fast.c",
                 cbuild.REPO / "tests" / "c" / "fastpath_check.c",
                 cbuild.runtime_library("gcc", flags), "-lm", "-o", program])
@@ -121,16 +130,24 @@ def mutations(pdu: bytes) -> list[bytes]:
     return out
 
 
-def check(program, pdu_type: str, pdus: list[bytes], tmp_path, strict: bool) -> int:
+def check(program, pdu_type: str, pdus: list[bytes], tmp_path, strict: bool
+          ) -> tuple[int, int]:
+    """(PDUs a fast path decoded, values an encoding path wrote: two per PDU)."""
     path = tmp_path / ("strict.bin" if strict else "ber.bin")
     path.write_bytes(framed(pdus))
     result = cbuild.subprocess.run([str(program), pdu_type, *(["--strict-der"] if strict
                                                               else []), str(path)],
                                    capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    count, hits = map(int, result.stdout.split())
+    count, hits, encode_hits = map(int, result.stdout.split())
     assert count == len(pdus)
-    return hits
+    return hits, encode_hits
+
+
+def encoding_paths(program) -> set[str]:
+    """The ids of the layouts with an encoding path in the fast build."""
+    return set(re.findall(r"^static uint8_t \*\w+_layouts_encode_([0-9a-f]{12})\(",
+                          (program.parent / "fast" / "fast.c").read_text(), re.M))
 
 
 @pytest.mark.parametrize("form", ["exact", "slot"])
@@ -144,17 +161,142 @@ def test_fast_paths_agree_with_the_general_decoder(profiles, name, mode, form, t
     _, held_out = halves(name)
     pdu_type = EXAMPLES[name][1]
     matching = [p for p in held_out if any(l.matches(parse(p)) for l in chosen)]
-    hits = check(program, pdu_type, held_out, tmp_path, strict=False)
+    hits, encode_hits = check(program, pdu_type, held_out, tmp_path, strict=False)
     # every held-out PDU of a chosen layout takes its fast path, no other does (the top
     # TLV's own length is the runtime's to read: a slot layout's is open)
     assert hits == len(matching) > 0
     assert len(matching) > len(held_out) // 3 or name == "blackwell"
-    strict_hits = check(program, pdu_type, held_out, tmp_path, strict=True)
+    # the value of every PDU of an exact layout with an encoding path takes it, twice
+    encoders = encoding_paths(program)
+    encodable = [p for p in held_out if any(l.matches(parse(p)) for l in chosen
+                                            if l.id in encoders)]
+    assert encode_hits >= 2 * len(encodable)
+    assert (encode_hits > 0) == (form == "exact")
+    strict_hits, _ = check(program, pdu_type, held_out, tmp_path, strict=True)
     assert strict_hits <= hits
     mutated = [m for p in matching[::max(1, len(matching) // 25)] for m in mutations(p)]
     assert len(mutated) > 500
-    assert check(program, pdu_type, mutated, tmp_path, strict=False) > 0
+    assert check(program, pdu_type, mutated, tmp_path, strict=False)[0] > 0
     check(program, pdu_type, mutated, tmp_path, strict=True)
+
+
+@pytest.mark.skipif(cbuild.shutil.which("valgrind") is None,
+                    reason="the knapsack measures layouts with valgrind")
+def test_fast_paths_the_knapsack_chose_agree_with_the_general_decoder(profiles, tmp_path):
+    profile, _ = profiles["snmp"]
+    program = checker("snmp", "hybrid", "exact", profile, "--layouts", "auto",
+                      "--cost-model", "measured", "--budget", "12000")
+    chosen = [line.split("_layouts_")[1][:12] for line in
+              (program.parent / "fast" / "fast.c").read_text().splitlines()
+              if line.startswith("static int ") and "_layouts_" in line]
+    assert chosen
+    learnt = {l.id: l for l in Profile.load(profile).layouts[EXAMPLES["snmp"][1]]
+              .forms["exact"]}
+    _, held_out = halves("snmp")
+    matching = [p for p in held_out if any(learnt[i].matches(parse(p)) for i in chosen)]
+    assert check(program, EXAMPLES["snmp"][1], held_out, tmp_path, strict=False)[0] == \
+        len(matching) > 0
+    mutated = [m for p in matching[::max(1, len(matching) // 10)] for m in mutations(p)]
+    check(program, EXAMPLES["snmp"][1], mutated, tmp_path, strict=False)
+    check(program, EXAMPLES["snmp"][1], mutated, tmp_path, strict=True)
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_values_of_a_layouts_shape_encode_alike_on_both_paths(profiles, name, tmp_path):
+    """Hypothesis: messages of the chosen exact layouts with random contents (each leaf
+    kept or redrawn) are decoded by the general decoder, and the values DER-encoded by
+    the general encoder and by the fast build's, which tries its encoding paths first:
+    the same octets (fastpath_check's `cross`)."""
+    profile, forms = profiles[name]
+    program = checker(name, "compiled", "exact", profile)
+    encoders = encoding_paths(program)
+    chosen = [l for l in forms["exact"] if l.id in encoders]
+    assert chosen
+    _, held_out = halves(name)
+    bases = []
+    for layout in chosen:
+        base = next(p for p in held_out if layout.matches(parse(p)))
+        bases.append((base, [leaf for leaf in _all(_place(parse(base), 0))
+                             if leaf.tlv.children is None and leaf.size]))
+    totals = {"values": 0, "encoded": 0}
+
+    @hypothesis.settings(max_examples=12, deadline=None, derandomize=True, database=None)
+    @hypothesis.given(st.data())
+    def run(data):
+        pdus = []
+        for base, leaves in bases:
+            message = bytearray(base)
+            for leaf in leaves:
+                if data.draw(st.booleans()):
+                    message[leaf.contents:leaf.contents + leaf.size] = data.draw(
+                        st.binary(min_size=leaf.size, max_size=leaf.size))
+            pdus.append(bytes(message))
+        _, encoded = check(program, EXAMPLES[name][1], pdus, tmp_path, strict=False)
+        totals["values"] += len(pdus)
+        totals["encoded"] += encoded
+    run()
+    # most values keep their layout's shape: the encoding paths wrote them
+    assert totals["encoded"] >= totals["values"] // 2, totals
+
+
+def test_the_encoding_check_tree_takes_a_path_whose_checks_all_pass(tmp_path):
+    """Random paths of checks `c[k] != value` share prefixes; for every input the tree
+    must call the writer of a path whose checks all pass, and one whenever any does."""
+    rng = random.Random(7)
+    paths = []
+    for k in range(12):
+        base = paths[rng.randrange(len(paths))][:rng.randrange(6)] if paths else []
+        rest = [f"if (c[{rng.randrange(6)}] != {rng.randrange(3)}) return NULL;"
+                for _ in range(rng.randrange(1, 5))]
+        paths.append(base + rest)
+    root = _Checks()
+    for k, checks in enumerate(paths):
+        root.add(checks, f"w{k}")
+    lines: list[str] = []
+    root.emit(lines, "    ")
+    writers = "\n".join(f"static uint8_t *w{k}(int e, uint8_t *p, int v) "
+                        f"{{ (void)e; (void)v; taken = {k}; return p; }}"
+                        for k in range(len(paths)))
+    program = tmp_path / "tree.c"
+    program.write_text(f"""#include <stdint.h>
+#include <stdio.h>
+#define ASN1H_FAST_ENCODE_HIT() ((void)0)
+static int taken;
+static int c[6];
+{writers}
+static uint8_t *tree(int e, uint8_t *p, int v)
+{{
+    uint8_t *q;
+{chr(10).join(lines)}
+    return NULL;
+}}
+int main(void)
+{{
+    static uint8_t byte;
+    int n, k;
+    for (n = 0; n < 729; n++) {{
+        int m = n;
+        for (k = 0; k < 6; k++, m /= 3)
+            c[k] = m % 3;
+        taken = -1;
+        printf("%d\\n", tree(0, &byte, 0) ? taken : -1);
+    }}
+    return 0;
+}}
+""")
+    cbuild.run(["gcc", *cbuild.STRICT, "-o", tmp_path / "tree", program])
+    out = cbuild.subprocess.run([str(tmp_path / "tree")], capture_output=True, text=True,
+                                check=True).stdout.split()
+    for n, taken in enumerate(map(int, out)):
+        c = [(n // 3 ** k) % 3 for k in range(6)]
+
+        def passes(checks):
+            return all(c[int(re.search(r"c\[(\d)\]", x).group(1))] ==
+                       int(re.search(r"!= (\d)", x).group(1)) for x in checks)
+        if taken < 0:
+            assert not any(passes(p) for p in paths), n
+        else:
+            assert passes(paths[taken]), n
 
 
 def test_template_words_of_a_get_request():

@@ -63,11 +63,68 @@ class FastPath:
     der_miss: bool                # strict DER mode always misses (a DER rule to check)
     allocates: bool               # lists: an arena mark to roll back to
     locals: list[str]             # C declarations of the list pointers
+    template: bytes = b""         # the contents with every header octet, the rest 00
+    encoder: Optional["EncodePath"] = None     # None: the layout has no encoding path
 
     @property
     def misses_late(self) -> bool:
         """Whether a content check can give up after the template matched."""
         return any("goto miss" in line for line in self.body)
+
+
+@dataclass
+class EncodePath:
+    """Writes a value whose shape is the layout's: after `checks` (C statements that
+    `return NULL` when the value does not have that shape, or might encode otherwise),
+    the template, then `writes` fill the contents (at q)."""
+    function: str
+    checks: list[str]
+    writes: list[str]
+
+
+@dataclass
+class _Checks:
+    """A node of the encoding paths' check tree: `lines` run in order (a check that
+    fails leaves the node's block by `break`), then the `writers` of the paths whose
+    checks all passed, then the `children`, most frequent first.  Every line is a
+    statement of its own (an INTEGER's value and its tests share one), so that the tree
+    may part two paths between any two of their lines."""
+    lines: list[str] = field(default_factory=list)
+    writers: list[str] = field(default_factory=list)
+    children: list["_Checks"] = field(default_factory=list)
+
+    def add(self, checks: list[str], writer: str) -> None:
+        node, rest = self, list(checks)
+        while True:
+            shared = 0
+            while shared < min(len(node.lines), len(rest)) and node.lines[shared] == rest[shared]:
+                shared += 1
+            if shared < len(node.lines):          # split the node where the path leaves it
+                tail = _Checks(node.lines[shared:], node.writers, node.children)
+                node.lines, node.writers, node.children = node.lines[:shared], [], [tail]
+            rest = rest[shared:]
+            if not rest:
+                node.writers.append(writer)
+                return
+            child = next((c for c in node.children if c.lines and c.lines[0] == rest[0]), None)
+            if child is None:
+                node.children.append(_Checks(rest, [writer]))
+                return
+            node = child
+
+    def emit(self, out: list[str], indent: str) -> None:
+        inner = indent + "    " if self.lines else indent
+        if self.lines:
+            out.append(f"{indent}do {{")
+            out += [inner + line.replace("return NULL;", "break;") for line in self.lines]
+        for writer in self.writers:
+            out += [f"{inner}if ((q = {writer}(e, p, v)) != NULL) {{",
+                    f"{inner}    ASN1H_FAST_ENCODE_HIT();", f"{inner}    return q;",
+                    f"{inner}}}"]
+        for child in self.children:
+            child.emit(out, inner)
+        if self.lines:
+            out.append(f"{indent}}} while (0);")
 
 
 @dataclass
@@ -78,12 +135,15 @@ class FastPaths:
     general: str                  # C call on a miss
     encoder: str                  # the encoder entry beside the wrapper
     paths: list[FastPath] = field(default_factory=list)        # exact layouts
+    general_encoder: str = ""     # C call when no encoding path takes the value
     slots: Optional["_SlotTree"] = None                        # slot layouts
     refusals: list[tuple[MessageLayout, str]] = field(default_factory=list)
+    encode_refusals: list[tuple[MessageLayout, str]] = field(default_factory=list)
 
     def uses(self, helper: str) -> bool:
         """Whether a path calls `helper` (the template defines only those that are)."""
-        lines = [line for path in self.paths for line in path.checks + path.body]
+        lines = [line for path in self.paths for line in path.checks + path.body +
+                 (path.encoder.checks if path.encoder else [])]
         if self.slots is not None:
             lines += self.slots.code()
         return any(helper + "(" in line for line in lines)
@@ -100,6 +160,22 @@ class FastPaths:
     @property
     def any(self) -> bool:
         return bool(self.paths or self.slots)
+
+    @property
+    def encoders(self) -> list[EncodePath]:
+        """The exact layouts' encoding paths, most frequent first."""
+        return [path.encoder for path in self.paths if path.encoder is not None]
+
+    def encode_dispatch(self) -> list[str]:
+        """The encoder's checks of every encoding path as one tree (`_Checks`): a check
+        that paths share is made once, so a value that no path takes costs its first
+        failing check on each branch, not a try of every path."""
+        root = _Checks()
+        for path in self.encoders:
+            root.add(path.checks, path.function)
+        lines: list[str] = []
+        root.emit(lines, "    ")
+        return lines
 
 
 @dataclass
@@ -209,9 +285,13 @@ class _Builder:
                     self.absent(t, m, lv)
             if order != [i for i in t.der_order if i in taken]:
                 self.der_miss = True
+        self.presence(t, lv, present)
+        return deepest
+
+    def presence(self, t: TypeLayout, lv: str, present: dict[int, int]) -> None:
+        """The presence bytes of a SEQUENCE or SET value with the members of the layout."""
         for k, bits in sorted(present.items()):
             self.body.append(f"{lv}.present_[{k}] = 0x{bits:02x};")
-        return deepest
 
     def owner_members(self, t: TypeLayout) -> list[MemberLayout]:
         owner = self.type_of(self.graph.target(t.node.id).id)
@@ -231,9 +311,13 @@ class _Builder:
         if "ASN1H_M_DEFAULT" in m.flags:
             if not m.default or m.pointer:
                 raise Refused(f"{t.node.id}.{m.name}: a DEFAULT the runtime fills in")
-            self.body.append(f"{self.access(lv, m)} = {m.default};")
+            self.default(m, lv)
         elif "ASN1H_M_OPTIONAL" not in m.flags and "ASN1H_M_EXTENSION" not in m.flags:
             raise Refused(f"{t.node.id}.{m.name}: a mandatory member is missing")
+
+    def default(self, m: MemberLayout, lv: str) -> None:
+        """An absent DEFAULT member: its value is the default."""
+        self.body.append(f"{self.access(lv, m)} = {m.default};")
 
     def list_(self, t: TypeLayout, placed: _Placed, lv: str, depth: int) -> int:
         element = self.owner_members(t)[0]
@@ -243,16 +327,9 @@ class _Builder:
             raise Refused(f"{t.node.id}: {count} elements, outside its SIZE")
         if t.check is not None and (t.check.values or t.check.chars):
             raise Refused(f"{t.node.id}: a constraint beyond SIZE")
+        items = self.items(t, element, lv, count)
         if not count:
             return depth
-        self.allocates = True
-        items = f"{self.prefix}items{self.lists}"
-        self.lists += 1
-        self.body += [f"{items} = ({element.ctype} *)asn1h_arena_alloc(d->arena, "
-                      f"{count} * sizeof *{items});",
-                      f"if (!{items}) goto miss;",
-                      f"{lv}.items = {items};", f"{lv}.count = {count};"]
-        self.locals.append(f"{element.ctype} *{items};")
         deepest = depth
         for i, child in enumerate(placed.children):
             if not self.matches(element, child.tlv):
@@ -267,6 +344,20 @@ class _Builder:
                     f"if ((d->flags & ASN1H_DER) && !asn1h_der_ascending(p + {a.start}, "
                     f"p + {b.start}, p + {b.contents + b.size})) goto miss;")
         return deepest
+
+    def items(self, t: TypeLayout, element: MemberLayout, lv: str, count: int) -> str:
+        """The C expression of a list's items, `count` of them (allocated here)."""
+        if not count:
+            return ""
+        self.allocates = True
+        items = f"{self.prefix}items{self.lists}"
+        self.lists += 1
+        self.body += [f"{items} = ({element.ctype} *)asn1h_arena_alloc(d->arena, "
+                      f"{count} * sizeof *{items});",
+                      f"if (!{items}) goto miss;",
+                      f"{lv}.items = {items};", f"{lv}.count = {count};"]
+        self.locals.append(f"{element.ctype} *{items};")
+        return items
 
     # ---- members and their tags ---------------------------------------------------------
 
@@ -311,7 +402,7 @@ class _Builder:
             m = next((a for a in alternatives if self.matches(a, placed.tlv)), None)
             if m is None:
                 raise Refused(f"{node_id}: an alternative it does not know")
-            self.body.append(f"{lv}.which = {m.index + 1};")
+            self.choose(lv, m)
             return self.member(m, placed, f"{lv}.u.{m.field}", depth + 1)
         constructed = placed.tlv.children is not None
         if constructed != (kind in _CONSTRUCTED):
@@ -323,6 +414,10 @@ class _Builder:
             return self.constructed(t, placed, lv, depth + 1)
         self.primitive(t, target, placed, lv)
         return depth
+
+    def choose(self, lv: str, m: MemberLayout) -> None:
+        """A CHOICE value whose alternative is m."""
+        self.body.append(f"{lv}.which = {m.index + 1};")
 
     def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
         n, fixed = placed.n, placed.size is not None
@@ -490,7 +585,175 @@ class _Builder:
                      for at in self.booleans]
             body.append("}")
         return FastPath(chosen, function, n, words, booleans, body, self.body, depth,
-                        self.der_miss, self.allocates, self.locals)
+                        self.der_miss, self.allocates, self.locals, bytes(want))
+
+
+class _Encoder(_Builder):
+    """The encoding path of an exact layout (USC's straight-line conversion): the same
+    walk as the decoding path's, with checks that the value has the layout's shape and
+    encodes to its lengths in DER, then stores of its contents.  The decoding path's
+    refusals hold; so does any DER rule the layout breaks (its decoding path misses in
+    strict DER: a DEFAULT member present, a long length not in its shortest form, a SET
+    out of order), and a SET OF of several elements (DER sorts them)."""
+
+    def __init__(self, layout: Layout, root: TypeLayout):
+        super().__init__(layout, root)
+        self.writes: list[str] = []
+
+    def presence(self, t: TypeLayout, lv: str, present: dict[int, int]) -> None:
+        owner = self.type_of(self.graph.target(t.node.id).id)
+        bits = [m.bit for m in owner.members if m.bit is not None]
+        for k in range(max(bits) // 8 + 1 if bits else 0):
+            self.body.append(f"if ({lv}.present_[{k}] != 0x{present.get(k, 0):02x}) "
+                             "return NULL;")
+        if owner.unknown_at is not None:
+            self.body.append(f"if ({lv}.unknown_.len) return NULL;")
+
+    def default(self, m: MemberLayout, lv: str) -> None:
+        pass                            # absent: its presence bit is checked clear
+
+    def items(self, t: TypeLayout, element: MemberLayout, lv: str, count: int) -> str:
+        if self.graph.target(t.node.id).kind == Kind.SET_OF and count > 1:
+            raise Refused(f"{t.node.id}: a SET OF of several elements (DER sorts them)")
+        self.body.append(f"if ({lv}.count != {count}) return NULL;")
+        return f"{lv}.items"
+
+    def choose(self, lv: str, m: MemberLayout) -> None:
+        self.body.append(f"if ({lv}.which != {m.index + 1}) return NULL;")
+
+    def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
+        # the decoding path's refusals first; its statements are not the encoder's
+        body, booleans = len(self.body), list(self.booleans)
+        super().primitive(t, target, placed, lv)
+        del self.body[body:]
+        self.booleans = booleans
+        n, at, kind = placed.size, placed.contents, target.kind
+        if kind in (Kind.INTEGER, Kind.ENUMERATED):
+            self.encode_integer(t, target, n, at, lv)
+        elif kind == Kind.BOOLEAN:
+            self.writes.append(f"q[{at}] = {lv} ? 0xFF : 0x00;")
+        elif kind == Kind.BYTES:
+            self.body.append(f"if ({lv}.len != {n}) return NULL;")
+            if target.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID") and n:
+                self.body.append(f"if (!asn1h_fp_oid({lv}.buf, {n})) return NULL;")
+            self.constrained(t, lv)
+            if n:
+                self.writes.append(f"memcpy(q + {at}, {lv}.buf, {n});")
+        elif kind == Kind.BIT_STRING:
+            self.body.append(f"if ({lv}.len != {n - 1} || {lv}.unused) return NULL;")
+            self.constrained(t, lv)
+            self.writes.append(f"memcpy(q + {at + 1}, {lv}.buf, {n - 1});")
+
+    def constrained(self, t: TypeLayout, lv: str) -> None:
+        if t.check is not None:
+            self.body.append(f"if (asn1h_constrained(&{t.ref}) && !asn1h_check(e->spec, "
+                             f"&{t.ref}, &{lv})) return NULL;")
+
+    def encode_integer(self, t: TypeLayout, target, n: int, at: int, lv: str) -> None:
+        """Checks that the value's shortest form has n octets (and that the general
+        encoder would take it), then stores them big-endian."""
+        storage, _ = integer_storage(target)
+        if storage == "ASN1H_INT_U64":          # above INT64_MAX: nine octets
+            self.body.append(f"if ({lv} > (uint64_t)INT64_MAX) return NULL;")
+            value = f"(int64_t){lv}"
+        elif storage == "ASN1H_INT_BIG":
+            self.body.append(f"if ({lv}.big) return NULL;")
+            value = f"{lv}.v"
+        else:
+            value = f"(int64_t){lv}"
+        tests = []
+        if n < 8:
+            tests.append(f"(uint64_t)x + UINT64_C(0x{1 << (8 * n - 1):x}) >= "
+                         f"UINT64_C(0x{1 << 8 * n:x})")
+        if n > 1:
+            tests.append(f"(uint64_t)x + UINT64_C(0x{1 << (8 * n - 9):x}) < "
+                         f"UINT64_C(0x{1 << (8 * n - 8):x})")
+        if target.kind == Kind.ENUMERATED and not target.extensible:
+            values = sorted({v for _, v in self.type_of(target.id).enum_items})
+            tests.append(" && ".join(f"x != {_literal(v)}" for v in values))
+        if t.check is not None and t.check.values:
+            tests.append(f"!({intervals_test('x', t.check.values)})")
+        if tests:
+            # one line: the check tree may part paths between any two lines, and x must
+            # be this value wherever its tests run
+            self.body.append(f"if ((x = {value}, {' || '.join(f'({x})' for x in tests)})) "
+                             "return NULL;")
+        self.writes += [f"q[{at + k}] = (uint8_t)((uint64_t)({value}) >> {8 * (n - 1 - k)});"
+                        if k < n - 1 else f"q[{at + k}] = (uint8_t)({value});"
+                        for k in range(n)]
+
+    def encoder(self, chosen: MessageLayout, function: str) -> EncodePath:
+        self.build(chosen, function)
+        if self.der_miss:
+            raise Refused("a DER rule the layout breaks")
+        return EncodePath(function, self.body, self.writes)
+
+
+class _Example(_Builder):
+    """Walks a layout as its path does, and fills every primitive's contents with octets
+    the path accepts (`example`)."""
+
+    def __init__(self, layout: Layout, root: TypeLayout):
+        super().__init__(layout, root)
+        self.fills: list[tuple[int, bytes]] = []      # (offset from the PDU's contents, octets)
+
+    def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
+        super().primitive(t, target, placed, lv)
+        self.fills.append((placed.contents, _contents(self, t, target, placed.size)))
+
+
+def _contents(builder: _Builder, t: TypeLayout, target, n: int) -> bytes:
+    """n contents octets of a primitive of type t that its path accepts: the first
+    candidate value that fits, else Refused."""
+    kind = target.kind
+    if kind in (Kind.INTEGER, Kind.ENUMERATED):
+        span = (-2**(8 * n - 1), 2**(8 * n - 1) - 1)
+        low, high = _C_RANGE[integer_storage(target)[0]]
+        if kind == Kind.ENUMERATED and not target.extensible:
+            candidates = sorted({v for _, v in builder.type_of(target.id).enum_items})
+        else:
+            bounds = t.check.values if t.check is not None and t.check.values else ()
+            candidates = [v for iv in bounds for v in iv]
+            candidates += [0, 1, -1, 2**(8 * n - 9) if n > 1 else 0, span[1], span[0]]
+        for v in candidates:
+            shortest = (v + (v < 0)).bit_length() // 8 + 1
+            in_bounds = t.check is None or not t.check.values or \
+                any(lo <= v <= hi for lo, hi in t.check.values)
+            if shortest == n and low <= v <= high and in_bounds:
+                return v.to_bytes(n, "big", signed=True)
+        raise Refused(f"{t.node.id}: no value of {n} octets that it takes")
+    if kind == Kind.BOOLEAN:
+        return b"\xff"
+    if kind == Kind.BIT_STRING:
+        return bytes(n)
+    if target.builtin == "OBJECT IDENTIFIER":
+        return b"\x2a" + b"\x01" * (n - 1)
+    if target.builtin == "RELATIVE-OID":
+        return b"\x01" * n
+    if target.builtin == "BMPString":
+        return b"\x00\x31" * (n // 2) + b"\x31" * (n % 2)
+    if target.builtin == "UniversalString":
+        return b"\x00\x00\x00\x31" * (n // 4) + b"\x31" * (n % 4)
+    return b"1" * n                     # NULL: n is 0
+
+
+def example(layout: Layout, pdu_id: str, chosen: MessageLayout) -> bytes:
+    """A message of the exact layout `chosen` that its fast path decodes: its headers,
+    and contents of values each type takes (a message to measure the path on).  Raises
+    Refused when the layout has no path, or some contents cannot be made here; a string
+    constraint the guess misses shows when the message is decoded."""
+    tlv = from_text(chosen.text)
+    builder = _Example(layout, layout.types[pdu_id])
+    builder.build(chosen, "example")
+    top = _place(tlv, 0)
+    out = bytearray(top.contents + top.size)
+    for placed in _all(top):
+        header = placed.tlv.identifier + placed.tlv.length
+        out[placed.start:placed.start + len(header)] = header
+    start = top.contents
+    for offset, octets in builder.fills:
+        out[start + offset:start + offset + len(octets)] = octets
+    return bytes(out)
 
 
 @dataclass
@@ -717,15 +980,16 @@ def _literal(v: int) -> str:
     return f"INT64_C({v})"
 
 
-def name_fast_paths(t: TypeLayout) -> None:
+def name_fast_paths(t: TypeLayout, chosen: Sequence[MessageLayout]) -> None:
     """Names the routines of a PDU type with fast paths, before the tables refer to them:
-    the decoder that tries them, and beside it the compiled encoder or one that calls the
-    interpreter."""
+    the decoder that tries them, and beside it the encoder that tries the exact layouts'
+    encoding paths (else the compiled encoder, or one that calls the interpreter)."""
     if not t.decoder or t.node.kind not in (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF,
                                             Kind.SET_OF):
         return
     t.fast_decoder = f"{t.decoder}_layouts"
-    t.fast_encoder = t.encoder if t.compiled else f"{t.decoder}_layouts_encode"
+    exact = any(c.form == "exact" for c in chosen)
+    t.fast_encoder = t.encoder if t.compiled and not exact else f"{t.decoder}_layouts_encode"
 
 
 def build_fast_paths(layout: Layout, pdu_id: str,
@@ -740,15 +1004,23 @@ def build_fast_paths(layout: Layout, pdu_id: str,
     else:
         general = f"asn1h_interpret_contents(d, &{t.ref}, p, end, form, value)"
     out = FastPaths(t, t.fast_decoder, general, t.fast_encoder)
+    out.general_encoder = f"{t.encoder}(e, p, value)" if t.compiled else \
+        f"asn1h_interpret_encode(e, &{t.ref}, p, value)"
     wrapper = t.fast_decoder
     for message_layout in chosen:
         if message_layout.form != "exact":
             continue
         try:
-            out.paths.append(_Builder(layout, t).build(
-                message_layout, f"{wrapper}_{message_layout.id}"))
+            path = _Builder(layout, t).build(message_layout, f"{wrapper}_{message_layout.id}")
         except Refused as exc:
             out.refusals.append((message_layout, str(exc)))
+            continue
+        out.paths.append(path)
+        try:
+            path.encoder = _Encoder(layout, t).encoder(
+                message_layout, f"{t.fast_encoder}_{message_layout.id}")
+        except Refused as exc:
+            out.encode_refusals.append((message_layout, str(exc)))
     slots = [l for l in chosen if l.form == "slot"]
     if slots:
         out.slots = _SlotTree(layout, t, slots, f"{wrapper}_slots")

@@ -97,7 +97,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
     symbol = prefix + c_identifier(name)
     fast_pdu = layout.types[fast_layouts[0]] if fast_layouts and fast_layouts[1] else None
     if fast_pdu is not None:
-        name_fast_paths(fast_pdu)
+        name_fast_paths(fast_pdu, fast_layouts[1])
     tables = build_tables(layout, f"{symbol}_spec", f"{symbol}_members")
     fast = build_fast_paths(layout, fast_layouts[0], fast_layouts[1]) if fast_pdu else None
     # DEFAULT constants that a shared member table made redundant are not emitted

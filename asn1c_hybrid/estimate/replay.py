@@ -67,25 +67,40 @@ def replay(graph: TypeGraph, pdu: str, pdus: Sequence[bytes],
         profiles = [Profile(graph.spec_hash(), 0, {}, "replay")]
         for start in range(0, len(pdus), size):
             chunk = pdus[start:start + size]
-            trace, counters = directory / "chunk.framed", directory / "chunk.json"
-            trace.write_bytes(frame(chunk))
-            result = subprocess.run([str(program), "-p", pdu, "-i", encoding, "-o", "null",
-                                     "--framed", "--profile", str(counters), str(trace)],
-                                    capture_output=True, text=True)
-            if result.returncode != 0:
-                raise ReplayError(_decode_failure(result.stderr, chunk, start, names))
-            try:
-                counted = Profile.load(counters)
-            except ProfileError as exc:
-                raise ReplayError(f"the replay program wrote no usable counters: {exc}") \
-                    from None
-            counted.messages = len(chunk)
-            profiles.append(counted)
+            profiles.append(_count(program, directory, pdu, chunk, start, names, encoding))
             if progress:
                 progress(start + len(chunk))
     merged = Profile.merge(profiles)
     merged.origin = "replay"
     return merged
+
+
+def replay_each(graph: TypeGraph, pdu: str, pdus: Sequence[bytes]) -> list[Profile]:
+    """The values of each type in each of `pdus` (BER encodings of `pdu`) apart: a
+    profile of one message per PDU."""
+    with tempfile.TemporaryDirectory(prefix="asn1h-replay-") as tmp:
+        directory = Path(tmp)
+        program = build_counter(graph, directory)
+        return [_count(program, directory, pdu, [one], k, None, "ber")
+                for k, one in enumerate(pdus)]
+
+
+def _count(program: Path, directory: Path, pdu: str, chunk: Sequence[bytes], start: int,
+           names: Optional[Sequence[str]], encoding: str) -> Profile:
+    """The counters of one run of the replay program over `chunk`."""
+    trace, counters = directory / "chunk.framed", directory / "chunk.json"
+    trace.write_bytes(frame(chunk))
+    result = subprocess.run([str(program), "-p", pdu, "-i", encoding, "-o", "null",
+                             "--framed", "--profile", str(counters), str(trace)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise ReplayError(_decode_failure(result.stderr, chunk, start, names))
+    try:
+        counted = Profile.load(counters)
+    except ProfileError as exc:
+        raise ReplayError(f"the replay program wrote no usable counters: {exc}") from None
+    counted.messages = len(chunk)
+    return counted
 
 
 def _decode_failure(stderr: str, chunk: Sequence[bytes], start: int,

@@ -52,8 +52,9 @@ def code_bytes(map_path: Path, counts: Callable[[str], bool]) -> int:
                if counts(obj))
 
 
-def symbol_sizes(object_file: Path) -> Dict[str, int]:
-    """Sizes of the functions an object file defines (`nm -S`)."""
+def symbol_sizes(object_file: Path, kinds: str = "Tt") -> Dict[str, int]:
+    """Sizes of the functions (`kinds`: nm's symbol types, such as r for constant data)
+    an object file defines (`nm -S`)."""
     try:
         result = subprocess.run(["nm", "-S", "--defined-only", str(object_file)],
                                 capture_output=True, text=True)
@@ -65,6 +66,6 @@ def symbol_sizes(object_file: Path) -> Dict[str, int]:
     sizes: Dict[str, int] = {}
     for line in result.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[2] in ("T", "t"):
+        if len(parts) == 4 and parts[2] in kinds:
             sizes[parts[3]] = sizes.get(parts[3], 0) + int(parts[1], 16)
     return sizes

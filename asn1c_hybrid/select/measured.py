@@ -57,7 +57,7 @@ class FixedCost:
         return self.runtime + self.tables
 
 
-def _run(command: Sequence[str], what: str) -> str:
+def run_tool(command: Sequence[str], what: str) -> str:
     try:
         result = subprocess.run(list(command), capture_output=True, text=True)
     except FileNotFoundError:
@@ -68,7 +68,7 @@ def _run(command: Sequence[str], what: str) -> str:
     return result.stdout
 
 
-def _cached(kind: str, key_parts: Sequence[object], compute):
+def cached(kind: str, key_parts: Sequence[object], compute):
     """compute() once per key: the result is kept as JSON in the cache directory (when it
     can be written; a read-only home only costs the recomputation)."""
     digest = hashlib.sha256(repr(list(key_parts)).encode()).hexdigest()[:24]
@@ -102,12 +102,12 @@ def routine_sizes(graph: TypeGraph) -> dict[str, int]:
             for name, text in files.items():
                 (directory / name).write_text(text)
             obj = directory / "measure.o"
-            _run([*c_compiler(), *SIZE_FLAGS, "-I", str(directory), "-I",
+            run_tool([*c_compiler(), *SIZE_FLAGS, "-I", str(directory), "-I",
                   str(data_dir("runtime_c")), "-c", str(directory / "measure.c"), "-o",
                   str(obj)], "compiling the spec to measure its routines")
             sizes = symbol_sizes(obj)
         return {i: sizes.get(d, 0) + sizes.get(e, 0) for i, (d, e) in symbols.items()}
-    return _cached("routine-sizes", [sorted(files.items()), runtime, c_compiler(),
+    return cached("routine-sizes", [sorted(files.items()), runtime, c_compiler(),
                                      SIZE_FLAGS], compute)
 
 
@@ -152,15 +152,15 @@ int main(int argc, char **argv)
                                     (generated / "fixed_main.c", directory)] + \
                     [(p, runtime_dir) for p in runtime_sources() if p.suffix == ".c"]:
                 obj = out_dir / (source.stem + ".o")
-                _run([*c_compiler(), *CFLAGS, *includes, "-c", str(source), "-o", str(obj)],
+                run_tool([*c_compiler(), *CFLAGS, *includes, "-c", str(source), "-o", str(obj)],
                      "compiling the all-interpreted build")
                 objects.append(str(obj))
             map_file = directory / "fixed.map"
-            _run([*c_compiler(), *CFLAGS, *LDFLAGS, f"-Wl,-Map={map_file}", "-o",
+            run_tool([*c_compiler(), *CFLAGS, *LDFLAGS, f"-Wl,-Map={map_file}", "-o",
                   str(directory / "fixed"), *objects, "-lm"], "linking the all-interpreted build")
             return [code_bytes(map_file, lambda o: o.startswith(f"{runtime_dir}/")),
                     code_bytes(map_file, lambda o: o.startswith(f"{generated}/fixed.o"))]
-    runtime_bytes, table_bytes = _cached(
+    runtime_bytes, table_bytes = cached(
         "fixed-cost", [sorted(files.items()), runtime, c_compiler(), CFLAGS, LDFLAGS], compute)
     return FixedCost(runtime_bytes, table_bytes)
 

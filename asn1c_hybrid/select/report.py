@@ -9,6 +9,10 @@ Columns (docs/selection.md, "Reading explain"):
   path       how the generated code marshals the type: `compiled` (its own C routines)
              or `interpreted` (its table, walked by the runtime's interpreter);
   why        for an interpreted type, why the knapsack left it there.
+
+With --layouts auto, the PDU's candidate layouts follow (docs/layouts.md): their share of
+the profile's messages, the bytes of their fast paths, the instructions per message they
+save beside the types compiled, and why each left out was.  CSV lists the types only.
 """
 from __future__ import annotations
 
@@ -46,6 +50,8 @@ def format_text(selection: Selection) -> str:
         lines.append(f"{r.id:<{width}}  {r.frequency:>10.4g}  {_amount(r.cost):>9}  "
                      f"{r.saving:>10.4g}  {'compiled' if r.compiled else 'interpreted':<11}  "
                      f"{r.reason}".rstrip())
+    if selection.layout_pdu:
+        lines += [""] + _layout_lines(selection)
     asked = selection.budget_text
     lines.append("")
     lines.append(f"budget:   {_amount(selection.budget)} {unit}"
@@ -63,7 +69,25 @@ def format_text(selection: Selection) -> str:
                  f"({_share(selection.saving, selection.saving_max)} of the maximum)")
     compiled = sum(1 for r in selection.rows if r.compiled)
     lines.append(f"compiled: {compiled} of {len(selection.rows)} types")
+    if selection.layout_pdu:
+        chosen = [r for r in selection.layouts if r.chosen]
+        lines.append(f"layouts:  {len(chosen)} of {len(selection.layouts)} with fast paths, "
+                     f"covering {_share(sum(r.coverage for r in chosen), 1)} of the "
+                     "profile's messages")
     return "\n".join(lines) + "\n"
+
+
+def _layout_lines(selection: Selection) -> list[str]:
+    """The candidate layouts: by saving, highest first (docs/layouts.md)."""
+    lines = [f"layouts of {selection.layout_pdu} (exact; the entries that try them cost "
+             f"{_amount(selection.layout_entry)} bytes once, when any is chosen); coverage: "
+             "share of the profile's messages; saving: beside the types compiled",
+             f"{'layout':<12}  {'coverage':>8}  {'cost':>9}  {'saving':>10}  {'path':<11}  why"]
+    for r in sorted(selection.layouts, key=lambda r: (-r.saving, -r.coverage)):
+        lines.append(f"{r.id:<12}  {_share(r.coverage, 1):>8}  {_amount(r.cost):>9}  "
+                     f"{r.saving:>10.4g}  {'fast path' if r.chosen else 'general':<11}  "
+                     f"{r.reason}".rstrip())
+    return lines
 
 
 def format_json(selection: Selection) -> str:

@@ -6,8 +6,11 @@
  * built twice: general.h (prefix g_, no fast paths) and fast.h (prefix f_, with them).
  * Each PDU is decoded by both, as TYPE ("Module.Type"): both must give the same result
  * code, error offset and error path, and a decoded value must DER-encode to the same
- * octets.  Prints "PDUS HITS" (HITS: PDUs that a fast path decoded, counted through
- * ASN1H_FAST_PATH_HIT) and a line per disagreement; exits 1 on any.
+ * octets, whichever build's encoder writes the value the general decoder made.  Prints
+ * "PDUS HITS ENCODE_HITS" (PDUs that a fast path decoded, counted through
+ * ASN1H_FAST_PATH_HIT; values that an encoding path wrote, through ASN1H_FAST_ENCODE_HIT,
+ * two per PDU: the fast build's own value and the general decoder's) and a line per
+ * disagreement; exits 1 on any.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +19,7 @@
 #include "general.h"
 #include "fast.h"
 
-unsigned long fast_path_hits;
+unsigned long fast_path_hits, fast_encode_hits;
 
 static uint8_t *read_file(const char *path, size_t *size)
 {
@@ -41,8 +44,8 @@ typedef struct outcome {
     size_t der_len;
 } outcome;
 
-static void run(const asn1h_type *type, const uint8_t *pdu, size_t len, unsigned flags,
-                outcome *out)
+static void run(const asn1h_type *type, const asn1h_type *encoder, const uint8_t *pdu,
+                size_t len, unsigned flags, outcome *out)
 {
     static uint8_t value[1 << 16];
     asn1h_arena arena;
@@ -60,7 +63,7 @@ static void run(const asn1h_type *type, const uint8_t *pdu, size_t len, unsigned
         asn1h_error_format(&err, out->error, sizeof out->error);
     else if (used != len)
         snprintf(out->error, sizeof out->error, "%zu octets used of %zu", used, len);
-    else if (asn1h_encode(type, value, out->der, sizeof out->der, &out->der_len, &err)
+    else if (asn1h_encode(encoder, value, out->der, sizeof out->der, &out->der_len, &err)
              != ASN1H_OK)
         asn1h_error_format(&err, out->error, sizeof out->error);
     asn1h_arena_free(&arena);
@@ -68,7 +71,7 @@ static void run(const asn1h_type *type, const uint8_t *pdu, size_t len, unsigned
 
 int main(int argc, char **argv)
 {
-    static outcome general, fast;
+    static outcome general, fast, cross;
     const asn1h_type *g, *f;
     unsigned flags = 0;
     unsigned long pdus = 0, bad = 0;
@@ -96,11 +99,14 @@ int main(int argc, char **argv)
         const uint8_t *pdu = data + pos + 4;
         if (len > size - pos - 4)
             break;
-        run(g, pdu, len, flags, &general);
-        run(f, pdu, len, flags, &fast);
+        run(g, g, pdu, len, flags, &general);
+        run(f, f, pdu, len, flags, &fast);
+        run(g, f, pdu, len, flags, &cross);
         if (general.code != fast.code || strcmp(general.error, fast.error) != 0
             || general.der_len != fast.der_len
-            || memcmp(general.der, fast.der, general.der_len) != 0) {
+            || memcmp(general.der, fast.der, general.der_len) != 0
+            || general.der_len != cross.der_len
+            || memcmp(general.der, cross.der, general.der_len) != 0) {
             bad++;
             printf("PDU %lu: general %d \"%s\" (%zu octets of DER), fast %d \"%s\" (%zu)\n",
                    pdus, general.code, general.error, general.der_len, fast.code,
@@ -109,7 +115,7 @@ int main(int argc, char **argv)
         pdus++;
         pos += 4 + len;
     }
-    printf("%lu %lu\n", pdus, fast_path_hits);
+    printf("%lu %lu %lu\n", pdus, fast_path_hits, fast_encode_hits);
     free(data);
     return bad ? 1 : 0;
 }

@@ -1,0 +1,280 @@
+"""Layouts as knapsack items: what each exact layout's fast path costs and saves, measured
+(docs/layouts.md, "Chosen by the knapsack").
+
+For every exact layout of the PDU in the profile, a message of that layout is made
+(`emit.fastpaths.example`), decoded and DER-encoded (the calibrated savings count both) by
+three builds of the spec linked into one program, each under its own prefix:
+
+  i_  all interpreted, no fast path;
+  g_  all compiled, no fast path;
+  f_  all compiled, with the fast paths (decoding and encoding) of every candidate.
+
+callgrind counts each decode and each encode apart (`--dump-after`), after a warm-up
+pass.  The f_ decode must be a fast-path hit (counted through ASN1H_FAST_PATH_HIT) and
+all three must succeed, else the layout is not an item and `unusable` says why.  A layout
+whose value has no encoding path (docs/layouts.md) is encoded by the compiled encoder,
+and measured so.  The instructions of a fast path are measured with every candidate
+compiled in: a selection's dispatch is no longer.
+
+Bytes are counted as the measured model counts routines (`SIZE_FLAGS`, `nm -S`).  A
+layout costs its decoding and encoding paths (functions and template) plus an equal share
+of the dispatch that the entries (the decoder and the encoder that try the paths) grow by
+with each layout.  The entries themselves, as they are with one layout, are paid once when
+any layout is chosen.
+
+The values of each type in the message come from a replay of it (estimate/replay.py), for
+the part of the types' savings that a fast path makes moot (select/selection.py).
+"""
+from __future__ import annotations
+
+import re
+import struct
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from ..emit import EmitOptions, generate
+from ..emit.fastpaths import Refused, example
+from ..emit.layout import build_layout
+from ..emit.naming import CNames
+from ..errors import MeasurementError, ReplayError
+from ..estimate.replay import replay_each
+from ..layouts import Layout as MessageLayout
+from ..measure import c_compiler
+from ..measure.counts import VALGRIND, parse_callgrind_total
+from ..measure.sizes import symbol_sizes
+from ..resources import data_dir, runtime_sources
+from ..typegraph import TypeGraph
+from .costs import knapsack_items
+from .measured import SIZE_FLAGS, cached, run_tool
+
+BUILDS = ("i", "g", "f")                 # interpreted, compiled, compiled with fast paths
+_HIT = ("ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } "
+        "while (0)")
+
+
+@dataclass(frozen=True)
+class LayoutItem:
+    """One candidate layout, measured on a message of it."""
+    layout: MessageLayout
+    frequency: float                     # its messages per message of the profile
+    bytes: int = 0                       # its fast path's code
+    interpreted: int = 0                 # instructions to decode and encode a message of it,
+    compiled: int = 0                    # all interpreted, all compiled,
+    fast: int = 0                        # and by its fast paths
+    values: dict[str, float] = field(default_factory=dict)   # per knapsack item, in one message
+    unusable: str = ""                   # why it cannot be chosen
+
+    @property
+    def id(self) -> str:
+        return self.layout.id
+
+
+@dataclass(frozen=True)
+class LayoutCosts:
+    pdu: str
+    entry: int                           # bytes of the entries that try the paths
+    items: list[LayoutItem]
+
+
+_DRIVER = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "i.h"
+#include "g.h"
+#include "f.h"
+
+unsigned long fast_path_hits;
+static union { uint64_t align; uint8_t bytes[1 << 20]; } arena_buffer, value;
+static uint8_t encoding[1 << 20];
+static asn1h_arena arena;
+
+__attribute__((noinline)) int measure_decode(const asn1h_type *type, const uint8_t *pdu,
+                                             size_t len)
+{
+    return (int)asn1h_decode(type, value.bytes, pdu, len, &arena, NULL, NULL, NULL);
+}
+
+__attribute__((noinline)) int measure_encode(const asn1h_type *type)
+{
+    size_t len;
+    return (int)asn1h_encode(type, value.bytes, encoding, sizeof encoding, &len, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    static uint8_t trace[1 << 22];
+    const asn1h_type *types[3] = { &TYPE_I, &TYPE_G, &TYPE_F };
+    FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
+    size_t size = f ? fread(trace, 1, sizeof trace, f) : 0;
+    int pass, b;
+    asn1h_arena_init(&arena, arena_buffer.bytes, sizeof arena_buffer.bytes, (size_t)-1);
+    for (pass = 0; pass < 2; pass++) {          /* the first pass warms up */
+        size_t at = 0;
+        while (at + 4 <= size) {
+            size_t len = (size_t)trace[at] << 24 | (size_t)trace[at + 1] << 16 |
+                         (size_t)trace[at + 2] << 8 | trace[at + 3];
+            unsigned long hits = fast_path_hits;
+            at += 4;
+            if (pass)
+                printf("pdu");
+            for (b = 0; b < 3; b++) {
+                int code = measure_decode(types[b], trace + at, len);
+                int encoded = code ? -1 : measure_encode(types[b]);
+                asn1h_arena_reset(&arena);
+                if (pass)
+                    printf(" %d %d", code, encoded);
+            }
+            if (pass)
+                printf(" %d\n", fast_path_hits > hits);
+            at += len;
+        }
+    }
+    return 0;
+}
+"""
+
+
+def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayout],
+                    messages: int) -> LayoutCosts:
+    """Measures every exact layout of `candidates` (the profile's, with their counts over
+    `messages` messages) as a knapsack item."""
+    exact = [c for c in candidates if c.form == "exact"]
+    layout = build_layout(graph, set(), "", False, frozenset())
+    made: dict[str, bytes] = {}
+    unusable: dict[str, str] = {}
+    for c in exact:
+        try:
+            made[c.id] = example(layout, pdu, c)
+        except Refused as exc:
+            unusable[c.id] = f"no fast path: {exc}"
+    chosen = tuple(c for c in exact if c.id in made)
+    everything = {n.id for n in knapsack_items(graph)}
+    files = {
+        "i": generate(graph, set(), EmitOptions("i", "i_", encodings=("ber",))),
+        "g": generate(graph, everything, EmitOptions("g", "g_", encodings=("ber",))),
+        "f": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
+                                                     fast_layouts=(pdu, chosen))),
+        "one": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
+                                                       fast_layouts=(pdu, chosen[:1]))),
+    }
+    descriptors = {b: CNames(graph, f"{b}_").descriptor(pdu) for b in BUILDS}
+    decoder = CNames(graph, "f_").decoder(pdu) + "_layouts"
+    encoder = decoder + "_encode"
+    runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
+    ordered = [made[c.id] for c in chosen]
+
+    def compute() -> dict:
+        with tempfile.TemporaryDirectory(prefix="asn1h-layouts-") as tmp:
+            return _measure(Path(tmp), files, descriptors, decoder, encoder,
+                            [c.id for c in chosen], ordered)
+    key = [sorted((b, sorted(f.items())) for b, f in files.items()), runtime, c_compiler(),
+           SIZE_FLAGS, [m.hex() for m in ordered]]
+    measured = cached("layout-costs", key, compute)
+    try:
+        counted = replay_each(graph, pdu, ordered) if ordered else []
+    except ReplayError as exc:
+        raise MeasurementError(f"counting the types of the layouts' messages: {exc}") from None
+    values: dict[str, dict[str, float]] = {}
+    for c, profile in zip(chosen, counted):
+        per_item: dict[str, float] = {}
+        for node_id, n in profile.estimate(graph).frequencies.items():
+            if node_id in graph.nodes and n:
+                owner = graph.target(node_id).id
+                if owner in everything:
+                    per_item[owner] = per_item.get(owner, 0.0) + n
+        values[c.id] = per_item
+    items = []
+    for c in exact:
+        frequency = c.count / messages if messages else 0.0
+        m = measured["layouts"].get(c.id)
+        why = unusable.get(c.id) or (m or {}).get("unusable", "")
+        if why:
+            items.append(LayoutItem(c, frequency, unusable=why))
+            continue
+        items.append(LayoutItem(c, frequency, m["bytes"], m["i"], m["g"], m["f"],
+                                values[c.id]))
+    return LayoutCosts(pdu, measured["entry"], items)
+
+
+def _sizes(directory: Path, source: Path) -> dict[str, int]:
+    """The bytes of the functions and constant data of one generated file, compiled as
+    the measured model compiles routines (`SIZE_FLAGS`), gcc's clones (.constprop.0,
+    .part.0) counted with their function."""
+    obj = source.with_suffix(".o")
+    run_tool([*c_compiler(), *SIZE_FLAGS, "-I", str(source.parent), "-I",
+              str(data_dir("runtime_c")), "-c", str(source), "-o", str(obj)],
+             "compiling the fast paths to size them")
+    sizes: dict[str, int] = {}
+    for name, n in symbol_sizes(obj, kinds="TtRr").items():
+        sizes[name.split(".")[0]] = sizes.get(name.split(".")[0], 0) + n
+    return sizes
+
+
+def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, encoder: str,
+             ids: list[str], messages: list[bytes]) -> dict:
+    runtime_dir = data_dir("runtime_c")
+    for build in BUILDS:
+        for name, text in files[build].items():
+            (directory / name).write_text(text)
+    (directory / "driver.c").write_text(_DRIVER)
+    sizes = _sizes(directory, directory / "f.c")
+    # the entries: as they are with one layout; their dispatch grows with each, which is
+    # shared out among them
+    (directory / "one").mkdir()
+    for name, text in files["one"].items():
+        (directory / "one" / name).write_text(text)
+    one = _sizes(directory / "one", directory / "one" / "f.c")
+    entry = one.get(decoder, 0) + one.get(encoder, 0)
+    dispatch = (sizes.get(decoder, 0) + sizes.get(encoder, 0) - entry) / max(1, len(ids) - 1)
+    if not messages:
+        return {"entry": entry, "layouts": {}}
+    # instructions: the three builds in one program, as the study builds them (-O2)
+    program = directory / "layouts"
+    defines = [f"-DTYPE_{b.upper()}={descriptors[b]}" for b in BUILDS]
+    run_tool([*c_compiler(), "-std=c99", "-O2", "-w", f"-D{_HIT}", *defines, "-I", str(directory),
+          "-I", str(runtime_dir), *(str(directory / f"{b}.c") for b in BUILDS),
+          str(directory / "driver.c"),
+          *(str(p) for p in runtime_sources() if p.suffix == ".c"), "-lm", "-o", str(program)],
+         "building the layouts' measurement program")
+    trace = directory / "messages.framed"
+    trace.write_bytes(b"".join(struct.pack(">I", len(m)) + m for m in messages))
+    out = directory / "callgrind.out"
+    stdout = run_tool([VALGRIND, "--tool=callgrind", "--collect-atstart=no",
+                       *(f"--{o}={f}" for f in ("measure_decode", "measure_encode")
+                         for o in ("toggle-collect", "dump-after")),
+                       f"--callgrind-out-file={out}", str(program), str(trace)],
+                      "counting the layouts' instructions under callgrind")
+    rows = [line.split()[1:] for line in stdout.splitlines() if line.startswith("pdu ")]
+    # one dump per call, in call order; the second pass's are the counts
+    dumps = []
+    for path in sorted(directory.glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:])):
+        text = path.read_text()
+        trigger = re.search(r"^desc: Trigger: --dump-after=(\w+)", text, re.M)
+        dumps.append((trigger.group(1) if trigger else "", parse_callgrind_total(text)))
+    calls = sum(6 - row[1:6:2].count("-1") for row in rows)
+    if len(rows) != len(messages) or len(dumps) != 2 * calls:
+        raise MeasurementError(f"the layouts' measurement gave {len(rows)} results and "
+                               f"{len(dumps)} counts for {len(messages)} messages")
+    counts = iter(dumps[calls:])
+    layouts = {}
+    for layout_id, row in zip(ids, rows):
+        codes, hit = row[:6], row[6] == "1"
+        totals = []
+        for build in range(3):
+            decode, encode = codes[2 * build:2 * build + 2]
+            totals.append(next(counts)[1])
+            if encode != "-1":
+                totals[-1] += next(counts)[1]
+        if any(code != "0" for code in codes) or not hit:
+            layouts[layout_id] = {"unusable": "the message made for it does not decode and "
+                                              "encode by its fast path (a constraint on "
+                                              "its contents)"}
+            continue
+        functions = (f"{decoder}_{layout_id}", f"{encoder}_{layout_id}",
+                     f"{encoder}_{layout_id}_template")
+        layouts[layout_id] = {"bytes": sum(sizes.get(f, 0) for f in functions) +
+                              round(dispatch), "i": totals[0], "g": totals[1],
+                              "f": totals[2]}
+    return {"entry": entry, "layouts": layouts}

@@ -1,0 +1,238 @@
+"""Layouts as knapsack items beside the types (select/joint.py, select/layout_costs.py,
+docs/layouts.md "Chosen by the knapsack").
+
+The joint solver is checked against brute force on small instances; the messages made
+for measuring layouts against the layouts they are made for; the measurements against
+what they must show (a fast path is the fastest path); and a selection with
+`--layouts auto` against its budget, its explanation and the code it generates."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+import sys
+from fractions import Fraction
+
+import pytest
+
+import cbuild
+from specbuilds import SPECS
+
+from asn1c_hybrid import api
+from asn1c_hybrid.cli import main as cli_main
+from asn1c_hybrid.emit.fastpaths import Refused, example
+from asn1c_hybrid.emit.layout import build_layout
+from asn1c_hybrid.layouts import parse, render
+from asn1c_hybrid.select.joint import solve_joint
+from asn1c_hybrid.select.layout_costs import measure_layouts
+from asn1c_hybrid.select.selection import BUDGET_EXHAUSTED, NO_SAVING, TOO_COSTLY
+
+sys.path.insert(0, str(cbuild.REPO))
+from bench import corpora  # noqa: E402
+
+SNMP_SPECS = [*sorted((cbuild.REPO / "examples" / "snmp" / "spec").glob("*.asn")),
+              SPECS / "IETF_SNMP" / "RFC1155-SMI.asn",
+              SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn"]
+LDAP_SPECS = sorted((SPECS / "IETF_LDAP_RFC4511").glob("*.asn"))
+SNMP_PDU = "SNMP-Traffic.Message"
+LDAP_PDU = "Lightweight-Directory-Access-Protocol-V3.LDAPMessage"
+measuring = pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("cc") is None,
+                               reason="measuring layouts needs valgrind and a C compiler")
+
+
+# ---- the solver ---------------------------------------------------------------------------
+
+def _true_saving(x, y, type_saving, layout_saving, lost, forced=()):
+    return (sum(type_saving[i] for i in x) + sum(layout_saving[j] for j in y)
+            - sum(v for (i, j), v in lost.items() if (i in x or i in forced) and j in y))
+
+
+def test_a_layout_that_covers_a_types_values_is_not_counted_twice():
+    # compiling A saves 100, all of it on L's messages; L's fast path saves 120 there:
+    # an additive knapsack would take both (220) where both save 120 (L alone, cheaper)
+    x, y = solve_joint(["A"], {"A": 100}, {"A": 10}, ["L"], {"L": 120}, {"L": 10}, 0,
+                       {("A", "L"): 100}, Fraction(20))
+    assert (x, y) == (set(), {"L"})
+    # with half of A's saving elsewhere, both are worth it
+    x, y = solve_joint(["A"], {"A": 100}, {"A": 10}, ["L"], {"L": 120}, {"L": 10}, 0,
+                       {("A", "L"): 50}, Fraction(20))
+    assert (x, y) == ({"A"}, {"L"})
+    # the entry is paid with a layout: here it leaves no room for L
+    x, y = solve_joint(["A"], {"A": 100}, {"A": 10}, ["L"], {"L": 120}, {"L": 10}, 11,
+                       {}, Fraction(20))
+    assert (x, y) == ({"A"}, set())
+    # and once for all layouts
+    x, y = solve_joint(["A"], {"A": 100}, {"A": 10}, ["L", "M"], {"L": 120, "M": 110},
+                       {"L": 10, "M": 10}, 5, {}, Fraction(25))
+    assert (x, y) == (set(), {"L", "M"})
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_joint_solver_finds_the_best_selection(seed):
+    rng = random.Random(seed)
+    types = [f"t{k}" for k in range(rng.randrange(1, 6))]
+    layouts = [f"l{k}" for k in range(rng.randrange(1, 5))]
+    forced = frozenset(t for t in types if rng.random() < 0.15)
+    free = [t for t in types if t not in forced]
+    type_saving = {t: rng.randrange(0, 200) for t in types}
+    type_cost = {t: rng.randrange(1, 60) for t in types}
+    layout_saving = {j: rng.randrange(1, 300) for j in layouts}
+    layout_cost = {j: rng.randrange(1, 60) for j in layouts}
+    lost = {(i, j): rng.randrange(0, type_saving[i] + 1) for i in types for j in layouts
+            if rng.random() < 0.6}
+    entry = rng.randrange(0, 20)
+    capacity = Fraction(rng.randrange(0, 200))
+    x, y = solve_joint(free, type_saving, type_cost, layouts, layout_saving, layout_cost,
+                       entry, lost, capacity, forced)
+
+    def cost(xs, ys):
+        return sum(type_cost[i] for i in xs) + sum(layout_cost[j] for j in ys) + \
+            (entry if ys else 0)
+    best = None
+    for xs in itertools.chain.from_iterable(itertools.combinations(free, k)
+                                            for k in range(len(free) + 1)):
+        for ys in itertools.chain.from_iterable(itertools.combinations(layouts, k)
+                                                for k in range(len(layouts) + 1)):
+            if cost(xs, ys) > capacity:
+                continue
+            key = (_true_saving(xs, ys, type_saving, layout_saving, lost, forced),
+                   -cost(xs, ys))
+            best = key if best is None or key > best else best
+    assert cost(x, y) <= capacity
+    assert (_true_saving(x, y, type_saving, layout_saving, lost, forced), -cost(x, y)) == best
+
+
+# ---- messages made for layouts ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def profiles(tmp_path_factory):
+    out = {}
+    for name, specs, pdu in (("snmp", SNMP_SPECS, SNMP_PDU), ("ldap", LDAP_SPECS, LDAP_PDU)):
+        trace = cbuild.REPO / "examples" / name / "trace.ber"
+        split = json.loads(trace.with_suffix(".json").read_text())["second_round_from"]
+        pdus = corpora.split_pdus(trace.read_bytes())
+        training = tmp_path_factory.mktemp(name) / "training.ber"
+        training.write_bytes(b"".join(pdus[:split]))
+        graph = api.load([str(s) for s in specs])
+        profile = api.profile(graph, pdu, [str(training)])
+        path = training.with_name("profile.json")
+        profile.save(path)
+        out[name] = (specs, pdu, graph, profile, path, pdus[split:])
+    return out
+
+
+@pytest.mark.parametrize("name", ["snmp", "ldap"])
+def test_a_message_made_for_a_layout_has_that_layout(profiles, name):
+    _, pdu, graph, profile, _, _ = profiles[name]
+    layout = build_layout(graph, set(), "", False)
+    candidates = profile.layouts[pdu].forms["exact"]
+    made = 0
+    for candidate in candidates:
+        try:
+            message = example(layout, pdu, candidate)
+        except Refused:
+            continue
+        assert render(parse(message)) == candidate.text
+        made += 1
+    assert made >= 0.9 * len(candidates)
+
+
+@measuring
+def test_measured_layouts_are_faster_by_their_fast_paths(profiles):
+    _, pdu, graph, profile, _, _ = profiles["snmp"]
+    learnt = profile.layouts[pdu]
+    measured = measure_layouts(api.emitted(graph, api.SelectOptions(pdus=(pdu,))), pdu,
+                               learnt.forms["exact"][:12], learnt.messages)
+    assert [i.id for i in measured.items] == [l.id for l in learnt.forms["exact"][:12]]
+    assert 0 < measured.entry < 1000
+    for item in measured.items:
+        assert not item.unusable, item.unusable
+        assert 0 < item.fast < item.compiled < item.interpreted
+        assert item.bytes > 100
+        assert item.values[pdu] == 1
+        assert item.frequency == item.layout.count / learnt.messages
+
+
+# ---- selections -----------------------------------------------------------------------------
+
+def _select(profiles, budget: str) -> api.Selection:
+    specs, pdu, graph, _, path, _ = profiles["snmp"]
+    return api.select(graph, api.SelectOptions(pdus=(pdu,), profiles=(str(path),),
+                                               budget=budget, cost_model="measured",
+                                               layouts=True))
+
+
+@measuring
+@pytest.mark.parametrize("budget", ["0", "8000", "12000", "20000"])
+def test_layouts_share_the_budget_with_the_types(profiles, budget):
+    selection = _select(profiles, budget)
+    chosen = [r for r in selection.layouts if r.chosen]
+    types = sum(r.cost for r in selection.rows if r.compiled)
+    layouts = sum(r.cost for r in chosen) + (selection.layout_entry if chosen else 0)
+    assert selection.cost_used == types + layouts <= int(budget)
+    if budget == "0":
+        assert not chosen and types == 0
+    if budget == "12000":
+        assert chosen, "a fast path pays at this budget on repetitive traffic"
+    for r in selection.layouts:
+        assert r.reason in ((TOO_COSTLY, BUDGET_EXHAUSTED, NO_SAVING) if not r.chosen
+                            else ("",))
+    saving = sum(r.saving for r in selection.rows if r.compiled) + sum(r.saving for r in chosen)
+    assert selection.saving == pytest.approx(saving)
+
+
+@measuring
+def test_a_budget_for_everything_takes_every_layout_that_saves(profiles):
+    selection = _select(profiles, "1000000")
+    assert all(r.compiled for r in selection.rows if r.frequency > 0)
+    assert all(r.chosen for r in selection.layouts if r.saving > 0)
+    assert selection.saving == pytest.approx(selection.saving_max)
+
+
+@measuring
+def test_the_generated_fast_paths_are_the_chosen_layouts(profiles, tmp_path):
+    specs, pdu, graph, _, path, _ = profiles["snmp"]
+    options = api.CompileOptions(select=api.SelectOptions(
+        pdus=(pdu,), profiles=(str(path),), budget="12000", cost_model="measured",
+        layouts=True))
+    selection = api.select(graph, options.select)
+    source = api.generate(graph, options, selection=selection)["SNMP_Traffic.c"]
+    generated = {line.split("_layouts_")[1][:12] for line in source.splitlines()
+                 if line.startswith("static int ") and "_layouts_" in line}
+    assert generated == set(selection.chosen_layouts) != set()
+
+
+@measuring
+def test_explain_lists_the_layouts(profiles, tmp_path, capsys):
+    specs, pdu, _, _, path, _ = profiles["snmp"]
+    argv = ["explain", *map(str, specs), "--pdu", pdu, "--profile", str(path),
+            "--layouts", "auto", "--cost-model", "measured", "--budget", "12000"]
+    assert cli_main([*argv, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["layouts"]["pdu"] == pdu
+    candidates = data["layouts"]["candidates"]
+    assert any(c["chosen"] for c in candidates) and not all(c["chosen"] for c in candidates)
+    assert {c["reason"] for c in candidates if not c["chosen"]} <= {TOO_COSTLY,
+                                                                    BUDGET_EXHAUSTED, NO_SAVING}
+    assert cli_main(argv) == 0
+    text = capsys.readouterr().out
+    chosen = [c for c in candidates if c["chosen"]]
+    assert f"layouts:  {len(chosen)} of {len(candidates)} with fast paths" in text
+    assert all(f"{c['id']}  " in text for c in candidates)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--cost-model", "units"], "needs the measured cost model"),
+    (["--mode", "compiled"], "in the hybrid mode"),
+    (["--no-profile"], "give one --pdu and --profile"),
+])
+def test_layouts_auto_errors(profiles, tmp_path, capsys, extra, message):
+    specs, pdu, _, _, path, _ = profiles["snmp"]
+    argv = ["compile", *map(str, specs), "-o", str(tmp_path / "out"), "--pdu", pdu,
+            "--layouts", "auto", *[e for e in extra if e != "--no-profile"]]
+    if "--no-profile" not in extra:
+        argv += ["--profile", str(path)]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
