@@ -10,7 +10,7 @@
 #                         [BUDGET 20%|bytes] [PREFIX p_] [MODE hybrid|compiled|interpreted]
 #                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
 #                         [ENCODING ber|uper|aper...] [KEEP_ENCODING Module.Type...]
-#                         [LENIENT])
+#                         [LAYOUTS N|auto] [LAYOUT_FORM exact|slot] [LENIENT])
 #
 # makes a static library `name` from the generated C (NAME.h and NAME.c, NAME defaults to
 # the target's name, in OUTPUT_DIR, default ${CMAKE_CURRENT_BINARY_DIR}/name).  Link it
@@ -21,7 +21,9 @@
 # real specifications are accepted with a warning (docs/frontend.md, "Lenient mode").
 # ENCODING lists the encoding rules the code carries (--encoding; default all three).
 # KEEP_ENCODING names SEQUENCE and SET types whose decoded values keep their TLV as
-# received (--keep-encoding: the signed part of a certificate, to hash).
+# received (--keep-encoding: the signed part of a certificate, to hash).  LAYOUTS and
+# LAYOUT_FORM are --layouts and --layout-form: fast paths for the layouts of the PDU's
+# messages in the PROFILE (one PDUS; docs/layouts.md).
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
@@ -63,7 +65,8 @@ endfunction()
 
 function(asn1c_hybrid_generate)
   cmake_parse_arguments(PARSE_ARGV 0 arg "LENIENT"
-    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME" "SPECS;PDUS;PROFILE;ENCODING;KEEP_ENCODING")
+    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME;LAYOUTS;LAYOUT_FORM"
+    "SPECS;PDUS;PROFILE;ENCODING;KEEP_ENCODING")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "asn1c_hybrid_generate: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -105,6 +108,12 @@ function(asn1c_hybrid_generate)
   endif()
   if(arg_PREFIX)
     list(APPEND options --prefix "${arg_PREFIX}")
+  endif()
+  if(arg_LAYOUTS)
+    list(APPEND options --layouts "${arg_LAYOUTS}")
+  endif()
+  if(arg_LAYOUT_FORM)
+    list(APPEND options --layout-form "${arg_LAYOUT_FORM}")
   endif()
   if(arg_LENIENT)
     list(APPEND options --lenient)

@@ -11,6 +11,7 @@ user finds it, and a test can change the compiler without touching the checkout.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -22,6 +23,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from bench import corpora  # noqa: E402
+
 GENERATING = "Generating C from ASN.1 for personnel_asn"
 EXPECTED_LINES = [
     "name: Jean E Smith",
@@ -232,18 +236,24 @@ def test_cmake_reports_a_spec_error_and_leaves_no_outputs(tmp_path, examples, in
         list((build / "personnel_asn").iterdir()) == []
 
 
-TWO_SPECS_CMAKE = """
-cmake_minimum_required(VERSION 3.20)
-project(two_specs C)
-execute_process(COMMAND "${ASN1C_HYBRID_EXECUTABLE}" --cmake-dir
+def cmake_project(name: str, body: str) -> str:
+    """A test's CMakeLists.txt: the project, Asn1cHybrid found as a user finds it, then
+    `body`."""
+    return f"""cmake_minimum_required(VERSION 3.20)
+project({name} C)
+execute_process(COMMAND "${{ASN1C_HYBRID_EXECUTABLE}}" --cmake-dir
                 OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-list(APPEND CMAKE_MODULE_PATH "${dir}")
+list(APPEND CMAKE_MODULE_PATH "${{dir}}")
 include(Asn1cHybrid)
+{body.lstrip()}"""
+
+
+TWO_SPECS_CMAKE = cmake_project("two_specs", """
 asn1c_hybrid_generate(TARGET compiled_asn SPECS ${SPEC} PREFIX a_ MODE compiled)
 asn1c_hybrid_generate(TARGET interpreted_asn SPECS ${SPEC} PREFIX b_ MODE interpreted)
 add_executable(both both.c)
 target_link_libraries(both PRIVATE compiled_asn interpreted_asn)
-"""
+""")
 
 TWO_SPECS_MAIN = """
 #include <stdio.h>
@@ -286,17 +296,11 @@ def test_two_specs_with_prefixes_share_one_runtime_in_a_parallel_build(tmp_path,
     assert run([build / "both"]).strip() == "same"
 
 
-LENIENT_CMAKE = """
-cmake_minimum_required(VERSION 3.20)
-project(lenient C)
-execute_process(COMMAND "${ASN1C_HYBRID_EXECUTABLE}" --cmake-dir
-                OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-list(APPEND CMAKE_MODULE_PATH "${dir}")
-include(Asn1cHybrid)
+LENIENT_CMAKE = cmake_project("lenient", """
 asn1c_hybrid_generate(TARGET defective_asn SPECS ${SPEC} MODE compiled ${EXTRA})
 add_executable(defective defective.c)
 target_link_libraries(defective PRIVATE defective_asn)
-"""
+""")
 
 # IMPLICIT on an untagged CHOICE (X.680 31.2.9 forbids it; asn1c reads it as EXPLICIT).
 DEFECTIVE_SPEC = """Defective DEFINITIONS IMPLICIT TAGS ::= BEGIN
@@ -350,6 +354,64 @@ def test_cmake_lenient_and_encoding_options(tmp_path, installed):
     cmake_build(ber_only)
     assert "ASN1H_PER_" not in (ber_only / "defective_asn" / "defective_asn.c").read_text()
     assert run([ber_only / "defective"]).strip() == "7"
+
+
+LAYOUTS_CMAKE = cmake_project("layouts", """
+asn1c_hybrid_generate(TARGET blackwell_asn SPECS ${SPEC} MODE compiled
+                      PDUS BlackwellModule.BlackwellMessage PROFILE ${PROFILE} LAYOUTS 1)
+add_executable(roundtrip roundtrip.c)
+target_link_libraries(roundtrip PRIVATE blackwell_asn)
+""")
+
+# Decodes the message in argv[1] and DER-encodes it again: "identical" when it is.
+ROUNDTRIP_MAIN = """
+#include <stdio.h>
+#include <string.h>
+#include "blackwell_asn.h"
+int main(int argc, char **argv)
+{
+    static uint8_t in[4096], out[4096];
+    static BlackwellMessage value;
+    asn1h_arena arena;
+    size_t n, len;
+    FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
+    if (!f)
+        return 2;
+    n = fread(in, 1, sizeof in, f);
+    fclose(f);
+    asn1h_arena_init(&arena, NULL, 0, 1u << 20);
+    if (asn1h_decode(&BlackwellMessage_type, &value, in, n, &arena, NULL, NULL, NULL) != ASN1H_OK
+        || asn1h_encode(&BlackwellMessage_type, &value, out, sizeof out, &len, NULL) != ASN1H_OK)
+        return 1;
+    puts(len == n && memcmp(in, out, n) == 0 ? "identical" : "different");
+    asn1h_arena_free(&arena);
+    return 0;
+}
+"""
+
+
+def test_cmake_layouts_give_the_pdu_fast_paths(tmp_path, installed):
+    message = corpora.blackwell_message()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CMakeLists.txt").write_text(LAYOUTS_CMAKE)
+    (project / "roundtrip.c").write_text(ROUNDTRIP_MAIN)
+    (project / "message.ber").write_bytes(message)
+    trace = project / "trace.ber"
+    trace.write_bytes(message * 2)
+    profile = project / "profile.json"
+    run([installed.exe, "profile", corpora.BLACKWELL_SPEC, "--pdu",
+         "BlackwellModule.BlackwellMessage", "--trace", trace, "-o", profile])
+    build = tmp_path / "build"
+    configure_project(project, build, corpora.BLACKWELL_SPEC, installed,
+                      f"-DPROFILE={profile}")
+    cmake_build(build)
+    generated = (build / "blackwell_asn" / "blackwell_asn.c").read_text()
+    layout = json.loads(profile.read_text())["layouts"][
+        "BlackwellModule.BlackwellMessage"]["exact"][0]["id"]
+    assert f"BlackwellMessage_decode_layouts_{layout}(" in generated
+    assert f"BlackwellMessage_decode_layouts_encode_{layout}(" in generated
+    assert run([build / "roundtrip", project / "message.ber"]).strip() == "identical"
 
 
 # ---- a plain Makefile ---------------------------------------------------------------------
