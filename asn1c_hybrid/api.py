@@ -337,9 +337,7 @@ def fast_layouts(graph: TypeGraph, options: CompileOptions,
         pdu, learnt = _profile_layouts(graph, options.select)
         return pdu, tuple(learnt.forms[options.layout_form][:options.layouts])
     if selection is not None and selection.layout_pdu:
-        chosen = set(selection.chosen_layouts)
-        _, learnt = _profile_layouts(graph, options.select)
-        return selection.layout_pdu, tuple(l for l in learnt.forms["exact"] if l.id in chosen)
+        return selection.layout_pdu, tuple(selection.chosen_layouts)
     return None
 
 

@@ -77,18 +77,24 @@ def decode_instructions(build, work: Path, name: str, messages: Sequence[bytes],
     return count.per_call
 
 
+def training_profile(work: Path, specs, pdu: str, training: Sequence[bytes]):
+    """The profile (type counts and layouts) of the training half, and the file it is
+    saved in under `work`."""
+    work.mkdir(parents=True, exist_ok=True)
+    trace = work / "training.ber"
+    trace.write_bytes(b"".join(training))
+    profile = api.profile(api.load([str(s) for s in specs]), pdu, [str(trace)])
+    path = work / "profile.json"
+    profile.save(path)
+    return profile, path
+
+
 def measure() -> List[dict]:
     root = corpora.build_dir() / "fastpaths"
     rows = []
     for name, specs, module, pdu, training, held_out in examples():
         work = root / name
-        work.mkdir(parents=True, exist_ok=True)
-        trace = work / "training.ber"
-        trace.write_bytes(b"".join(training))
-        graph = api.load([str(s) for s in specs])
-        profile = api.profile(graph, f"{module}.{pdu}", [str(trace)])
-        profile_path = work / "profile.json"
-        profile.save(profile_path)
+        profile, profile_path = training_profile(work, specs, f"{module}.{pdu}", training)
         learnt = profile.layouts[f"{module}.{pdu}"].forms
         variants = VARIANTS if name != "blackwell" else (("", 0), ("exact", 1))
         for base in BASES:

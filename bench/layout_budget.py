@@ -28,11 +28,10 @@ sys.path.insert(0, str(BENCH))
 
 import callgrind  # noqa: E402
 import corpora  # noqa: E402
-from fastpaths import decode_instructions, examples  # noqa: E402
+from fastpaths import decode_instructions, examples, training_profile  # noqa: E402
 from peers import ours  # noqa: E402
 from rows import read_rows, write_rows  # noqa: E402
 
-from asn1c_hybrid import api  # noqa: E402
 from asn1c_hybrid.layouts import parse  # noqa: E402
 
 CSV = BENCH / "layout_budget.csv"
@@ -56,13 +55,7 @@ def measure() -> List[dict]:
     rows = []
     for name, specs, module, pdu, training, held_out in corpora_list():
         work = root / name
-        work.mkdir(parents=True, exist_ok=True)
-        trace = work / "training.ber"
-        trace.write_bytes(b"".join(training))
-        graph = api.load([str(s) for s in specs])
-        profile = api.profile(graph, f"{module}.{pdu}", [str(trace)])
-        profile_path = work / "profile.json"
-        profile.save(profile_path)
+        profile, profile_path = training_profile(work, specs, f"{module}.{pdu}", training)
         exact = profile.layouts[f"{module}.{pdu}"].forms["exact"]
         trees = [parse(m) for m in held_out]
         for budget in BUDGETS:

@@ -29,6 +29,7 @@ import callgrind  # noqa: E402
 import corpora  # noqa: E402
 from peers import asn1c, heimdal, openssl, ours  # noqa: E402
 from peers.common import CC, CFLAGS, LDFLAGS, Build, NotApplicable  # noqa: E402
+from rows import read_rows  # noqa: E402
 from stream import stream_table  # noqa: E402
 from layouts import layouts_table  # noqa: E402
 from fastpaths import fastpaths_table  # noqa: E402
@@ -407,13 +408,6 @@ Peers: `bench/peers/` (asn1c with `-fwide-types -fcompound-names`; Heimdal's
 """
 
 
-def read_sizes(path: Path = SIZES_CSV) -> List[dict]:
-    if not path.exists():
-        return []
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def size_table(rows: Sequence[dict]) -> List[str]:
     """The code-size section of docs/benchmarks.md, from bench/sizes.csv."""
     if not rows:
@@ -450,7 +444,7 @@ def size_table(rows: Sequence[dict]) -> List[str]:
                     and r["note"] != "not built for this spec"})
     if notes:
         lines += ["", "Not built: " + "; ".join(notes) + "."]
-    objects = read_sizes(OBJECTS_CSV)
+    objects = read_rows(OBJECTS_CSV)
     if objects:
         lines += ["", "Whole specifications, every type emitted, one object each (`gcc -O2 -c`, "
                   "then `size`; `ASN1H_NO_NAMES` leaves the names out).  Before the compact "
@@ -465,10 +459,9 @@ def size_table(rows: Sequence[dict]) -> List[str]:
 
 def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
     """The BER-against-PER section of docs/benchmarks.md, from bench/ber_vs_per.csv."""
-    if not path.exists():
+    rows = read_rows(path)
+    if not rows:
         return []
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
     lines = ["## BER against PER", "",
              "Written by `bench/ber_vs_per.py` (`make bench`), as Dabbous & Diot's Table 1 "
              "compares BER with a lightweight syntax: the same values in DER, UPER and APER, "
@@ -533,7 +526,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
             lines.append(f"| {implementation} | " + " | ".join(cells) +
                          f" | {code} | {' '.join(refs)} |")
         lines.append("")
-    lines += size_table(read_sizes())
+    lines += size_table(read_rows(SIZES_CSV))
     lines += ber_vs_per_table()
     lines += stream_table()
     lines += layouts_table()

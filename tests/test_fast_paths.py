@@ -20,7 +20,7 @@ import hypothesis.strategies as st
 import pytest
 
 import cbuild
-from specbuilds import SPECS
+from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
 from asn1c_hybrid.emit.fastpaths import _all, _Checks, _place
@@ -30,11 +30,8 @@ from asn1c_hybrid.layouts import from_text, parse
 sys.path.insert(0, str(cbuild.REPO))
 from bench import corpora  # noqa: E402
 
-SNMP_SPECS = [*sorted((cbuild.REPO / "examples" / "snmp" / "spec").glob("*.asn")),
-              SPECS / "IETF_SNMP" / "RFC1155-SMI.asn",
-              SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn"]
 EXAMPLES = {
-    "snmp": (SNMP_SPECS, "SNMP-Traffic.Message", "examples/snmp/trace.ber"),
+    "snmp": (SPEC_SETS["snmp-traffic"].files, "SNMP-Traffic.Message", "examples/snmp/trace.ber"),
     "ldap": (sorted((SPECS / "IETF_LDAP_RFC4511").glob("*.asn")),
              "Lightweight-Directory-Access-Protocol-V3.LDAPMessage", "examples/ldap/trace.ber"),
     # Blackwell's message: 50 INTEGERs and 50 BOOLEANs, its one layout learnt from itself;

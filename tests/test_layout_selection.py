@@ -17,7 +17,7 @@ from fractions import Fraction
 import pytest
 
 import cbuild
-from specbuilds import SPECS
+from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
 from asn1c_hybrid.cli import main as cli_main
@@ -31,9 +31,7 @@ from asn1c_hybrid.select.selection import BUDGET_EXHAUSTED, NO_SAVING, TOO_COSTL
 sys.path.insert(0, str(cbuild.REPO))
 from bench import corpora  # noqa: E402
 
-SNMP_SPECS = [*sorted((cbuild.REPO / "examples" / "snmp" / "spec").glob("*.asn")),
-              SPECS / "IETF_SNMP" / "RFC1155-SMI.asn",
-              SPECS / "IETF_SNMP" / "RFC1157-SNMP.asn"]
+SNMP_SPECS = SPEC_SETS["snmp-traffic"].files
 LDAP_SPECS = sorted((SPECS / "IETF_LDAP_RFC4511").glob("*.asn"))
 SNMP_PDU = "SNMP-Traffic.Message"
 LDAP_PDU = "Lightweight-Directory-Access-Protocol-V3.LDAPMessage"
@@ -200,7 +198,7 @@ def test_the_generated_fast_paths_are_the_chosen_layouts(profiles, tmp_path):
     source = api.generate(graph, options, selection=selection)["SNMP_Traffic.c"]
     generated = {line.split("_layouts_")[1][:12] for line in source.splitlines()
                  if line.startswith("static int ") and "_layouts_" in line}
-    assert generated == set(selection.chosen_layouts) != set()
+    assert generated == {l.id for l in selection.chosen_layouts} != set()
 
 
 @measuring

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping, Optional, Union
 
 from ..errors import SelectionError
+from ..layouts import Layout as MessageLayout
 from ..typegraph import TypeGraph
 from . import knapsack
 from .budget import Budget, parse_budget
@@ -42,13 +43,16 @@ class Row:
 @dataclass(frozen=True)
 class LayoutRow:
     """A candidate layout of the PDU (docs/layouts.md, "Chosen by the knapsack")."""
-    id: str
-    text: str
+    layout: MessageLayout     # as the profile has it
     coverage: float           # share of the profile's messages with this layout
     cost: float               # bytes of its fast paths (decoding and encoding)
     saving: float             # instructions per message it saves, beside the types chosen
     chosen: bool
     reason: str = ""          # why it was left out; "" when chosen
+
+    @property
+    def id(self) -> str:
+        return self.layout.id
 
 
 @dataclass
@@ -71,9 +75,9 @@ class Selection:
     layout_entry: float = 0               # bytes of the entries that try the fast paths
 
     @property
-    def chosen_layouts(self) -> list[str]:
-        """The ids of the layouts given fast paths, most frequent first."""
-        return [row.id for row in sorted(self.layouts, key=lambda r: -r.coverage)
+    def chosen_layouts(self) -> list[MessageLayout]:
+        """The layouts given fast paths, most frequent first."""
+        return [row.layout for row in sorted(self.layouts, key=lambda r: -r.coverage)
                 if row.chosen]
 
     @property
@@ -96,7 +100,7 @@ class Selection:
         if self.layout_pdu:
             out["layouts"] = {
                 "pdu": self.layout_pdu, "entry_cost": json_number(self.layout_entry),
-                "candidates": [{"id": r.id, "layout": r.text,
+                "candidates": [{"id": r.id, "layout": r.layout.text,
                                 "coverage": json_number(r.coverage),
                                 "cost": json_number(r.cost), "saving": json_number(r.saving),
                                 "chosen": r.chosen, "reason": r.reason or None}
@@ -249,7 +253,7 @@ class _LayoutModel:
             saving = self.saving.get(it.id, 0.0) - sum(
                 amount for (i, j), amount in self.lost.items() if j == it.id and i in compiled)
             reason = it.unusable or ("" if it.id in chosen or saving > 0 else NO_SAVING)
-            out.append(LayoutRow(it.id, it.layout.text, it.frequency, it.bytes,
+            out.append(LayoutRow(it.layout, it.frequency, it.bytes,
                                  saving if not it.unusable else 0.0, it.id in chosen, reason))
         return out
 
