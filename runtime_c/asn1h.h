@@ -358,6 +358,9 @@ typedef struct asn1h_constraint {
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
 typedef struct asn1h_codecs {
+    /* SET contents: components in any order (asn1h_decode.c) */
+    const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                 const uint8_t *end, unsigned form, void *value);
     /* REAL contents (asn1h_real.c) */
     const uint8_t *(*real_decode)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned form, double *v);

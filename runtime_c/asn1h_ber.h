@@ -496,6 +496,17 @@ static inline const asn1h_member *asn1h_extension_entry(const asn1h_spec *spec,
 {
     return &spec->members[t->first + t->count];
 }
+/* Unknown extensions received in PER are kept in `unknown_` as a record that no BER TLV
+ * can be taken for (an identifier octet is never 00): 00, the length of the extension
+ * bitmap received (2 octets; 0 for a CHOICE), then for each addition (or the one unknown
+ * alternative) its index among the extensions (2 octets), the length of its open type (4
+ * octets) and the open type's octets (asn1h_per.c).  A BER encoder leaves such additions
+ * out, and refuses such an alternative: their tags are not known. */
+#define ASN1H_KEPT_PER 0x00u
+static inline int asn1h_kept_in_per(const asn1h_bytes *kept)
+{
+    return kept->len && kept->buf[0] == ASN1H_KEPT_PER;
+}
 static inline int asn1h_member_absent_ok(const asn1h_member *m)
 {
     return (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT | ASN1H_M_EXTENSION)) != 0;
@@ -543,6 +554,9 @@ size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
 const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                               const uint8_t *end, unsigned form, asn1h_bytes *v);
 uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal);
+/* SET contents, asn1h_decode.c: the components in any order (in tag order in DER). */
+const uint8_t *asn1h_dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                             const uint8_t *end, unsigned form, void *v);
 /* REAL contents (X.690 8.5, 11.3), asn1h_real.c. */
 const uint8_t *asn1h_dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                               unsigned form, double *v);

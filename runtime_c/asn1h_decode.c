@@ -458,6 +458,13 @@ static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
+ASN1H_INLINE const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                    const uint8_t *end, unsigned form, void *v)
+{
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->set_decode ? codecs->set_decode(d, t, p, end, form, v) : no_codec(d, p);
+}
+
 ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p,
                                               const uint8_t *end, unsigned form, double *v)
 {
@@ -660,9 +667,11 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
     return p;
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t,
-                                             const uint8_t *p, const uint8_t *end,
-                                             unsigned form, void *v)
+/* Reached through spec->codecs, so that a program whose specs have no SET links none of
+ * it (--gc-sections). */
+ASN1H_NOINLINE const uint8_t *asn1h_dec_set(asn1h_dec *d, const asn1h_type *t,
+                                            const uint8_t *p, const uint8_t *end,
+                                            unsigned form, void *v)
 {
     const asn1h_member *members = d->spec->members + t->first;
     uint8_t seen[32] = {0};                 /* generated SETs have at most 256 members */

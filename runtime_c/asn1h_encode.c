@@ -262,6 +262,17 @@ ASN1H_INLINE uint8_t *enc_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
                                 : asn1h_put_raw(e, p, buf, len);
 }
 
+/* An extensible CHOICE's alternative that this version does not know, as received (a
+ * spec with such a CHOICE has put_received); from PER its tag is not known
+ * (asn1h_kept_in_per). */
+ASN1H_NOINLINE static uint8_t *enc_unknown_alternative(asn1h_enc *e, uint8_t *p,
+                                                       const asn1h_bytes *raw)
+{
+    if (asn1h_kept_in_per(raw) || !e->spec->codecs->put_received)
+        return asn1h_enc_fail(e, ASN1H_ERR_CHOICE);
+    return e->spec->codecs->put_received(e, p, raw->buf, raw->len);
+}
+
 ASN1H_NOINLINE static uint8_t *enc_with_unknown(asn1h_enc *e, const asn1h_type *t,
                                                 uint8_t *p, const void *v)
 {
@@ -378,10 +389,9 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         const asn1h_member *members = e->spec->members + t->first;
         uint32_t which;
         memcpy(&which, v, sizeof which);
-        if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE)) {
-            const asn1h_bytes *raw = (const asn1h_bytes *)((const uint8_t *)v + members[0].offset);
-            return enc_received(e, p, raw->buf, raw->len);
-        }
+        if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE))
+            return enc_unknown_alternative(e, p, (const asn1h_bytes *)(
+                (const uint8_t *)v + members[0].offset));
         if (which == 0 || which > t->count)
             return asn1h_enc_fail(e, ASN1H_ERR_CHOICE);
         if (!(p = asn1h_encode_member(e, &members[which - 1], p, v)))

@@ -5,8 +5,8 @@
  * characters), ENUMERATED roots are sorted by value, a SEQUENCE's extension entry says
  * which additions are groups.  Bits go most significant first.  Decoding copies what is
  * not octet-aligned into the arena; encoding writes forwards into the caller's buffer,
- * and measures an open type (an extension addition, an unknown alternative) before
- * writing it, since its length comes first. */
+ * an open type (an extension addition, an alternative, a ProtocolIE's value) after room
+ * for its length, which is set once the open type is written (enc_in_open). */
 #include "asn1h_ber.h"
 
 typedef struct per_in {
@@ -810,6 +810,82 @@ static int skip_open(per_in *r)
     return get_open(r, &n) != NULL;
 }
 
+/* An open type's octets, fragments joined, into out (NULL: only measured); *len their
+ * number. */
+static int copy_open(per_in *r, uint8_t *out, size_t *len)
+{
+    size_t n, total = 0, i;
+    int more;
+    do {
+        if (!get_length(r, 0, 0, 0, &n, &more))
+            return 0;
+        if (n > (r->end - r->pos) / 8)
+            return in_fail(r, ASN1H_ERR_TRUNCATED);
+        if (out) {
+            const uint8_t *p = in_at(r);
+            unsigned shift = (unsigned)(r->pos & 7);
+            if (!shift)
+                memcpy(out + total, p, n);
+            else                            /* p[n] still holds bits, as in get_octets */
+                for (i = 0; i < n; i++)
+                    out[total + i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
+        }
+        r->pos += 8 * n;
+        total += n;
+    } while (more);
+    *len = total;
+    return 1;
+}
+
+/* Extensions this version does not know, kept as a record (asn1h_kept_in_per): for a
+ * SEQUENCE, the length n of the extension bitmap received and the open types of the
+ * additions whose bits are set in bitmap[from, n) (from: the first one not known); for a
+ * CHOICE (bitmap NULL), the open type of its alternative, numbered `from`. */
+static int keep_unknown(per_in *r, const uint8_t *bitmap, size_t from, size_t n,
+                        asn1h_bytes *kept)
+{
+    size_t start = r->pos, total = 3, len = 0, i;
+    uint8_t *out = NULL, *q = NULL;
+    int pass;
+    if (!bitmap)
+        n = from + 1;
+    if (n - 1 > 0xFFFFu)
+        return in_fail(r, ASN1H_ERR_VALUE);
+    for (pass = 0; pass < 2; pass++) {      /* measured, then copied */
+        if (pass) {
+            if (!(out = (uint8_t *)asn1h_arena_alloc(r->d->arena, total)))
+                return in_fail(r, ASN1H_ERR_MEMORY);
+            out[0] = ASN1H_KEPT_PER;
+            out[1] = (uint8_t)((bitmap ? n : 0) >> 8);
+            out[2] = (uint8_t)(bitmap ? n : 0);
+            q = out + 3;
+            r->pos = start;
+        }
+        for (i = from; i < n; i++) {
+            if (bitmap && !((bitmap[i / 8] >> (i % 8)) & 1))
+                continue;
+            if (!copy_open(r, pass ? q + 6 : NULL, &len))
+                return 0;
+            if ((uint64_t)len > 0xFFFFFFFFu)
+                return in_fail(r, ASN1H_ERR_LENGTH);
+            if (!pass) {
+                total += 6 + len;
+                continue;
+            }
+            q[0] = (uint8_t)(i >> 8);
+            q[1] = (uint8_t)i;
+            q[2] = (uint8_t)(len >> 24);
+            q[3] = (uint8_t)(len >> 16);
+            q[4] = (uint8_t)(len >> 8);
+            q[5] = (uint8_t)len;
+            q += 6 + len;
+        }
+    }
+    kept->buf = out;
+    kept->len = total;
+    return 1;
+}
+
 static int member_in_open(per_in *r, const void *what, void *base)
 {
     return dec_member(r, (const asn1h_member *)what, base);
@@ -970,9 +1046,12 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
     additions_begin(&cursor, r->d->spec, t);
     for (i = 0; i < n; i++) {
         known = known && addition_next(&cursor, &a);
+        if (!known && !(r->d->flags & ASN1H_DROP_UNKNOWN))  /* the rest: not known */
+            return keep_unknown(r, bitmap, i, n, (asn1h_bytes *)(void *)(
+                (uint8_t *)v + asn1h_extension_entry(r->d->spec, t)->offset));
         if (!((bitmap[i / 8] >> (i % 8)) & 1))
             continue;
-        if (!known) {                       /* an addition this version does not know */
+        if (!known) {
             if (!skip_open(r))
                 return 0;
         } else if (!a.group) {
@@ -1065,11 +1144,20 @@ static int dec_choice(per_in *r, const asn1h_type *t, void *v)
     }
     if (!get_small(r, &k))
         return 0;
-    for (i = 0; i < t->count; i++)
-        if ((members[i].flags & ASN1H_M_EXTENSION) && k-- == 0)
-            break;
-    if (i == t->count)                      /* an alternative this version does not know */
-        return in_fail(r, ASN1H_ERR_TAG);
+    {
+        uint64_t index = k;
+        for (i = 0; i < t->count; i++)
+            if ((members[i].flags & ASN1H_M_EXTENSION) && k-- == 0)
+                break;
+        if (i == t->count) {                /* an alternative this version does not know */
+            which = ASN1H_WHICH_UNKNOWN;
+            memcpy(v, &which, sizeof which);
+            return index <= 0xFFFFu
+                ? keep_unknown(r, NULL, (size_t)index, 0, (asn1h_bytes *)(void *)(
+                      (uint8_t *)v + members[0].offset))
+                : in_fail(r, ASN1H_ERR_VALUE);
+        }
+    }
     which = i + 1;
     memcpy(v, &which, sizeof which);
     return dec_in_open(r, member_in_open, &members[i], v);
@@ -1502,28 +1590,58 @@ static int enc_real(per_out *w, double v)
     return put_open(w, q, (size_t)(scratch + sizeof scratch - q));
 }
 
-/* Writes `fn`'s encoding as an open type: measured first, for its length, then written
- * in place after it (an empty encoding is one 0 octet, X.691 11.1). */
+/* Sets n bits at bit position pos of what is already written, keeping the others. */
+static void set_bits(uint8_t *buf, size_t pos, unsigned n, uint64_t v)
+{
+    while (n) {
+        unsigned bit = (unsigned)(pos & 7), take = 8 - bit;
+        uint8_t mask;
+        if (take > n)
+            take = n;
+        mask = (uint8_t)(((1u << take) - 1) << (8 - bit - take));
+        buf[pos >> 3] = (uint8_t)((buf[pos >> 3] & ~mask)
+                                  | ((((v >> (n - take)) & ((1u << take) - 1))
+                                      << (8 - bit - take)) & mask));
+        pos += take;
+        n -= take;
+    }
+}
+
+/* Writes `fn`'s encoding as an open type (an empty encoding is one 0 octet, X.691 11.1):
+ * in place after room for a one-octet length, which is then set; from 128 octets on, the
+ * contents move one octet on for a two-octet length.  Each open type is so written once,
+ * where measuring it first would write a nest of open types (every 3GPP AP message) twice
+ * per level. */
 typedef int per_write_fn(per_out *w, const void *what, const void *v);
 
 static int enc_in_open(per_out *w, per_write_fn *fn, const void *what, const void *v)
 {
-    per_out measure = *w;
-    size_t octets, chunk, start;
-    measure.buf = NULL;
-    measure.pos = 0;
-    measure.cap = SIZE_MAX;
-    if (!fn(&measure, what, v))
-        return 0;
-    octets = measure.pos ? (measure.pos + 7) / 8 : 1;
-    if (octets >= FRAGMENT)                 /* rare enough to refuse: 16K and more */
-        return out_fail(w, ASN1H_ERR_VALUE);
-    if (!put_length(w, 0, 0, 0, octets, &chunk))
+    size_t start, bits, octets;
+    if (!out_align(w))
         return 0;
     start = w->pos;
-    if (!fn(w, what, v))
+    if (!put_bits(w, 8, 0) || !fn(w, what, v))
         return 0;
-    return put_bits(w, (unsigned)(start + 8 * octets - w->pos), 0);
+    bits = w->pos - start - 8;
+    octets = bits ? (bits + 7) / 8 : 1;
+    if (octets >= FRAGMENT)                 /* rare enough to refuse: 16K and more */
+        return out_fail(w, ASN1H_ERR_VALUE);
+    if (!put_bits(w, (unsigned)(start + 8 + 8 * octets - w->pos), 0))
+        return 0;
+    if (octets < 128) {
+        if (w->buf)
+            set_bits(w->buf, start, 8, octets);
+        return 1;
+    }
+    if (8 > w->cap - w->pos)
+        return out_fail(w, ASN1H_ERR_BUFFER);
+    if (w->buf) {                           /* the same bit phase, one octet on */
+        memmove(w->buf + (start + 8) / 8 + 1, w->buf + (start + 8) / 8,
+                octets + ((w->pos & 7) != 0));
+        set_bits(w->buf, start, 16, 0x8000u | octets);
+    }
+    w->pos += 8;
+    return 1;
 }
 
 static int member_out(per_out *w, const void *what, const void *base)
@@ -1571,43 +1689,113 @@ static int addition_present(const asn1h_spec *spec, const addition *a, const voi
     return 0;
 }
 
-static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
+/* The next entry of a record of unknown extensions kept from PER (asn1h_kept_in_per),
+ * from *at (3 for the first); 0 at its end, -1 when it is malformed (not made by
+ * keep_unknown). */
+static int kept_next(const asn1h_bytes *kept, size_t *at, unsigned *index,
+                     const uint8_t **octets, size_t *len)
+{
+    const uint8_t *q;
+    size_t rest;
+    if (kept->len < 3 || *at > kept->len)
+        return -1;
+    q = kept->buf + *at;
+    rest = kept->len - *at;
+    if (!rest)
+        return 0;
+    if (rest < 6)
+        return -1;
+    *index = (unsigned)q[0] << 8 | q[1];
+    *len = (size_t)q[2] << 24 | (size_t)q[3] << 16 | (size_t)q[4] << 8 | q[5];
+    if (*len > rest - 6)
+        return -1;
+    *octets = q + 6;
+    *at += 6 + *len;
+    return 1;
+}
+
+/* The unknown additions kept from PER in a SEQUENCE value, checked: after the nadds this
+ * version knows, in increasing order.  *bits: the bitmap's length that they need, or that
+ * was received; *some: whether there is one. */
+static int kept_additions(per_out *w, const asn1h_bytes *record, unsigned nadds,
+                          const asn1h_bytes **kept, size_t *bits, unsigned *some)
+{
+    size_t at = 3, len, received;
+    unsigned index, next = nadds;
+    const uint8_t *octets;
+    int more;
+    *kept = NULL;
+    *bits = nadds;
+    *some = 0;
+    while ((more = kept_next(record, &at, &index, &octets, &len)) > 0) {
+        if (index < next)
+            return out_fail(w, ASN1H_ERR_VALUE);
+        next = index + 1;
+    }
+    if (more < 0)
+        return out_fail(w, ASN1H_ERR_VALUE);
+    received = (size_t)record->buf[1] << 8 | record->buf[2];
+    *kept = record;
+    *bits = received > next ? received : next;  /* as long as it came */
+    *some = next > nadds;
+    return 1;
+}
+
+/* An extensible SEQUENCE or SET: its extension bit, its root, then the bitmap and the
+ * open types of the additions present, known and kept. */
+static int enc_extensible(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_spec *spec = w->e->spec;
     const asn1h_member *members = spec->members + t->first;
     addition_cursor cursor;
     addition a;
     uint8_t present[MAX_ADDITIONS / 8];     /* each addition's, asked once */
-    unsigned nadds = 0, i, any = 0;
+    unsigned nadds = 0, i, any = 0, index = 0, some = 0;
+    const asn1h_bytes *kept;                /* unknown additions, kept from PER */
+    size_t bits, at = 3, len = 0;
+    const uint8_t *octets = NULL;
     memset(present, 0, sizeof present);
-    if (t->flags & ASN1H_T_EXTENSIBLE) {
-        additions_begin(&cursor, spec, t);
-        while (addition_next(&cursor, &a)) {
-            unsigned here = (unsigned)addition_present(spec, &a, v);
-            if (nadds >= MAX_ADDITIONS)
-                return out_fail(w, ASN1H_ERR_VALUE);
-            present[nadds / 8] |= (uint8_t)(here << (nadds % 8));
-            any |= here;
-            nadds++;
-        }
-        if (!put_bits(w, 1, any))
-            return 0;
+    additions_begin(&cursor, spec, t);
+    while (addition_next(&cursor, &a)) {
+        unsigned here = (unsigned)addition_present(spec, &a, v);
+        if (nadds >= MAX_ADDITIONS)
+            return out_fail(w, ASN1H_ERR_VALUE);
+        present[nadds / 8] |= (uint8_t)(here << (nadds % 8));
+        any |= here;
+        nadds++;
     }
-    if (!enc_components(w, members, 0, t->count, 1, v))
+    bits = nadds;
+    kept = (const asn1h_bytes *)(const void *)(
+        (const uint8_t *)v + asn1h_extension_entry(spec, t)->offset);
+    if (!asn1h_kept_in_per(kept))           /* none, or kept from BER: no PER for them */
+        kept = NULL;
+    else if (!kept_additions(w, kept, nadds, &kept, &bits, &some))
+        return 0;
+    any |= some;
+    if (!put_bits(w, 1, any) || !enc_components(w, members, 0, t->count, 1, v))
         return 0;
     if (!any)
         return 1;
-    if (nadds <= 64) {                      /* the bitmap's length, normally small */
-        if (!put_bits(w, 7, nadds - 1u))
+    if (bits <= 64) {                       /* the bitmap's length, normally small */
+        if (!put_bits(w, 7, bits - 1u))
             return 0;
     } else {
         size_t chunk;
-        if (!put_bits(w, 1, 1) || !put_length(w, 0, 0, 0, nadds, &chunk))
+        if (!put_bits(w, 1, 1) || !put_length(w, 0, 0, 0, bits, &chunk))
             return 0;
     }
     for (i = 0; i < nadds; i++)
         if (!put_bits(w, 1, (uint64_t)((present[i / 8] >> (i % 8)) & 1)))
             return 0;
+    if (kept) {                             /* then the kept ones' */
+        int more = kept_next(kept, &at, &index, &octets, &len);
+        for (; i < bits; i++) {
+            if (!put_bits(w, 1, (uint64_t)(more > 0 && index == i)))
+                return 0;
+            if (more > 0 && index == i)
+                more = kept_next(kept, &at, &index, &octets, &len);
+        }
+    }
     additions_begin(&cursor, spec, t);
     for (i = 0; addition_next(&cursor, &a); i++) {
         if (!((present[i / 8] >> (i % 8)) & 1))
@@ -1619,7 +1807,17 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
             return 0;
         }
     }
+    for (at = 3; kept && kept_next(kept, &at, &index, &octets, &len) > 0;)
+        if (!put_open(w, octets, len))
+            return 0;
     return 1;
+}
+
+static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
+{
+    if (t->flags & ASN1H_T_EXTENSIBLE)
+        return enc_extensible(w, t, v);
+    return enc_components(w, w->e->spec->members + t->first, 0, t->count, 1, v);
 }
 
 static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
@@ -1629,7 +1827,22 @@ static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
     uint32_t which;
     unsigned i;
     memcpy(&which, v, sizeof which);
-    if (which == 0 || which > t->count)     /* none, or an unknown one kept from BER */
+    if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE)) {
+        const asn1h_bytes *kept = (const asn1h_bytes *)(const void *)(
+            (const uint8_t *)v + members[0].offset);
+        size_t at = 3, len;
+        unsigned index, known = 0;
+        const uint8_t *octets;
+        for (i = 0; i < t->count; i++)
+            known += (members[i].flags & ASN1H_M_EXTENSION) != 0;
+        /* kept from PER: one alternative, after those this version knows (from BER, its
+           index is not known) */
+        if (asn1h_kept_in_per(kept) && kept_next(kept, &at, &index, &octets, &len) > 0
+            && at == kept->len && index >= known)
+            return put_bits(w, 1, 1) && put_small(w, index) && put_open(w, octets, len);
+        return out_fail(w, ASN1H_ERR_CHOICE);
+    }
+    if (which == 0 || which > t->count)     /* none */
         return out_fail(w, ASN1H_ERR_CHOICE);
     i = which - 1;
     if (!(members[i].flags & ASN1H_M_EXTENSION)) {

@@ -440,7 +440,7 @@ int asn1h_member_present(asn1h_dec *d, const asn1h_type *t, unsigned i, const ui
 
 uint8_t *asn1h_put_unknown(asn1h_enc *e, uint8_t *p, const asn1h_bytes *kept)
 {
-    return asn1h_put_received(e, p, kept->buf, kept->len);
+    return asn1h_kept_in_per(kept) ? p : asn1h_put_received(e, p, kept->buf, kept->len);
 }
 
 /* A SEQUENCE's additions go back at its extension marker; a SET's (DER, in tag order)
@@ -448,10 +448,15 @@ uint8_t *asn1h_put_unknown(asn1h_enc *e, uint8_t *p, const asn1h_bytes *kept)
 uint8_t *asn1h_encode_with_unknown(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
                                    const void *v)
 {
+    static const uint8_t nothing[1] = {0};
+    static const asn1h_bytes none = {nothing, 0};
     const asn1h_member *members = e->spec->members + t->first;
     const asn1h_bytes *kept = kept_unknown(e->spec, t, v);
     unsigned k = t->count, at = members[t->count].type;
-    const uint8_t *rest = kept->buf + kept->len;  /* a SET's: those not written yet */
+    const uint8_t *rest;                    /* a SET's: those not written yet */
+    if (asn1h_kept_in_per(kept))            /* from PER: no tags to place them by */
+        kept = &none;
+    rest = kept->buf + kept->len;
     for (;;) {
         if (t->kind == ASN1H_SEQUENCE) {
             if (k == at && !(p = asn1h_put_received(e, p, kept->buf, kept->len)))

@@ -24,3 +24,59 @@ def test_ldap_header_compiles_as_cplusplus(shared_dir, tmp_path):
     subprocess.run(["g++", "-std=c++11", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
                     "-I", str(out), "-I", str(cbuild.RUNTIME), "-c", str(source), "-o",
                     str(tmp_path / "use.o")], check=True, capture_output=True)
+
+
+VALUES_SPEC = """Values DEFINITIONS ::= BEGIN
+Small ::= INTEGER (1..64)
+Flags ::= INTEGER { low(-7), high(2147483647) }
+ub-count INTEGER ::= 4
+lowest-small Small ::= 1
+named Flags ::= high
+negative INTEGER ::= -2147483648
+wide INTEGER ::= 2147483648
+huge INTEGER ::= 123456789012345678901234567890
+yes BOOLEAN ::= TRUE
+END
+"""
+
+VALUES_USE = r"""#include <string.h>
+#include "gen.h"
+/* integer constant expressions: array sizes, case labels */
+typedef char count_is_4[ub_count == 4 ? 1 : -1];
+typedef char small_is_1[lowest_small == 1 ? 1 : -1];
+typedef char named_is_max[named == 2147483647 ? 1 : -1];
+typedef char negative_is_min[negative == -2147483647 - 1 ? 1 : -1];
+int main(void)
+{
+    static const uint8_t huge_octets[] = {0x01, 0x8E, 0xE9, 0x0F, 0xF6, 0xC3, 0x73, 0xE0,
+                                          0xEE, 0x4E, 0x3F, 0x0A, 0xD2};
+    char items[ub_count];
+    switch ((int)sizeof items) {
+    case ub_count:
+        break;
+    default:
+        return 1;
+    }
+    if (wide.big != NULL || wide.v != INT64_C(2147483648))
+        return 2;                     /* beyond an int: still an object */
+    if (huge.big_len != sizeof huge_octets || memcmp(huge.big, huge_octets, sizeof huge_octets))
+        return 3;
+    return yes ? 0 : 4;
+}
+"""
+
+
+def test_integer_values_are_constant_expressions(tmp_path):
+    """An INTEGER value assignment that an int holds is an enumeration constant (usable as
+    an array size or a case label, and no object in the tables); a wider one, or a value
+    of another type, stays an object of its C type."""
+    spec = tmp_path / "values.asn"
+    spec.write_text(VALUES_SPEC)
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "gen")
+    header = (out / "gen.h").read_text()
+    assert "enum { ub_count = 4 };" in header
+    assert "extern const asn1h_int wide;" in header and "extern const bool yes;" in header
+    source = tmp_path / "use.c"
+    source.write_text(VALUES_USE)
+    program = cbuild.build_program(out, "gen", source)
+    assert program.run().returncode == 0

@@ -10,15 +10,21 @@ re-encoding, identically on the compiled, interpreted and mixed paths (X.680 52)
   CHOICE's new alternatives; each re-encodes to the canonical DER of the new value.
 - ASN1H_DROP_UNKNOWN (the converter's --drop-unknown) gives back the values and the DER
   of the messages without the additions; strict DER still refuses what is not DER.
+- The same later values in UPER and APER (asn1tools): relayed byte for byte, and without
+  their additions in DER; an unknown alternative received in PER has no BER.
 """
 from __future__ import annotations
 
 import json
 import random
 import sys
+import tempfile
+from pathlib import Path
 
+import asn1tools
 import pytest
 
+import cbuild
 import specbuilds
 import typedtlv
 from asn1c_hybrid import api
@@ -213,3 +219,82 @@ def test_specs_without_extensible_types_have_nothing_to_keep(name, pdu):
     from asn1c_hybrid.typegraph import Kind
     assert not [n for n in seen if graph.target(n).extensible
                 and graph.target(n).kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE)]
+
+
+# ---- The same in PER: kept as open types, relayed byte for byte ------------------------
+
+PER_CODECS = {"uper": "uper", "aper": "per"}        # ours -> asn1tools' name
+
+
+@pytest.fixture(scope="module")
+def versions_per():
+    files = {name: [str(specbuilds.TESTS / "specs" / "versions" / f"{name}.asn")]
+             for name in ("Old", "New")}
+    return {(name, ours): asn1tools.compile_files(files[name], theirs)
+            for name in files for ours, theirs in PER_CODECS.items()}
+
+
+@pytest.mark.parametrize("rules", list(PER_CODECS))
+@pytest.mark.parametrize("mode", MODES)
+def test_a_later_versions_per_is_relayed_byte_exactly(versions, versions_per, mode, rules):
+    """asn1tools encodes values of New.asn in PER; a converter built from Old.asn keeps the
+    additions and alternatives it does not know (their open types, X.691 19.9 and 23.8)
+    and writes the same octets back.  Without them (--drop-unknown, or in DER, where their
+    tags are not known) it writes Old.asn's encoding of the value; a CHOICE must have its
+    alternative, so an unknown one received in PER cannot be written in DER."""
+    entry, reference, new_graph = versions
+    for value, old_value in VERSIONED:
+        per = versions_per["New", rules].encode(VERSIONS_PDU.split(".")[1], value)
+        relayed = convert(entry, mode, VERSIONS_PDU, per, "-i", rules, output=rules)
+        assert relayed.returncode == 0, relayed.stderr.decode()
+        assert relayed.stdout == per, (relayed.stdout.hex(), per.hex())
+        known = value if old_value is None else old_value
+        unknown_alternative = value["pick"][0] == "b" or any(
+            alternative[0] in ("b", "r") for alternative in value["picks"])
+        der = convert(entry, mode, VERSIONS_PDU, per, "-i", rules)
+        dropped = convert(entry, mode, VERSIONS_PDU, per, "-i", rules, "--drop-unknown",
+                          output=rules)
+        if unknown_alternative:
+            assert der.returncode == 1 and b"CHOICE" in der.stderr, der.stderr
+            continue
+        assert der.stdout == canonical(new_graph, reference.encode_der(VERSIONS_PDU, known))
+        assert dropped.stdout == versions_per["Old", rules].encode("Message", known)
+
+
+@pytest.fixture(scope="module")
+def kept_check():
+    out = cbuild.generate([specbuilds.TESTS / "specs" / "versions" / "Old.asn"],
+                          Path(tempfile.mkdtemp(dir=cbuild.session_dir())), "--name", "spec")
+    build = cbuild.build_program(out, "spec", specbuilds.TESTS / "c" / "kept_check.c",
+                                 program="kept_check")
+    return lambda record: dict(line.split(" ", 1) for line in
+                               build.run(record).stdout.decode().splitlines())
+
+
+# A record of kept additions: 00, the bitmap's length received (2 octets), then each
+# addition's index (2 octets), its open type's length (4 octets) and octets (docs/runtime.md)
+@pytest.mark.parametrize("record", [
+    "00FF", "0000",                                     # short
+    "000001" "0001" "00000005" "0102",                  # overrunning
+    "000000" "0005" "00000001" "FF" "0004" "00000001" "FF",  # out of order
+    "000000" "0000" "00000001" "FF",                    # Record's one known addition
+])
+def test_a_malformed_kept_record_is_refused_in_per(kept_check, record):
+    """A Record whose kept additions are not a record that decoding made: PER refuses to
+    write it (ASN1H_ERR_VALUE, 7); DER leaves them out (no tags are known for them)."""
+    written = kept_check(record)
+    assert written["uper"] == "error 7"
+    assert written["der"] == "3006800101890101"
+
+
+def test_a_kept_record_is_written_where_it_says(kept_check):
+    """Additions 2 and 4 of a bitmap of 6 (Old.asn's Record knows one): PER writes a
+    bitmap of 6 with bits 0 (checksum), 2 and 4 set, then the three open types."""
+    written = kept_check("000006" "0002" "00000001" "80" "0004" "00000002" "0102")
+    # extension bit 1, name absent 0, id: length 01 then 01, the bitmap's length 6 - 1 in
+    # 7 bits, bits 101010, then the open types (length and octets): checksum's 02 0101
+    # (its own length and octet), 01 80, 02 0102
+    bits = "1" "0" "00000001" "00000001" "0000101" "101010" + "".join(
+        f"{b:08b}" for b in bytes.fromhex("020101" "0180" "020102"))
+    bits += "0" * (-len(bits) % 8)
+    assert written["uper"] == f"{int(bits, 2):0{len(bits) // 4}x}"

@@ -212,6 +212,8 @@ class Layout:
     definitions: list[str]                # auxiliary C objects (DEFAULT values, arrays)
     defaults: list[tuple[str, str, str]]  # (ctype, symbol, initializer)
     values: list[tuple[str, str, str]]    # value assignments: (ctype, symbol, initializer)
+    constants: list[tuple[str, int]]      # INTEGER value assignments that fit an int:
+                                          # (symbol, value), enumeration constants
     per: bool = True                      # the tables carry what PER needs
 
 
@@ -407,10 +409,14 @@ class _Builder:
                     self.defaults.append((m.ctype, symbol, init))
                     m.default = symbol
                     m.default_der = writer.der_contents(m.node_id, comp.default)
-        values = []
+        values, constants = [], []
         value_names = self.names.values(self.graph)
         for value in self.graph.values.values():
             symbol = value_names[value.id]
+            number = self._int_constant(value)
+            if number is not None:
+                constants.append((symbol, number))
+                continue
             try:
                 init = writer.initializer(value.type, value.value, symbol + "_items")
             except (ValueError, KeyError, TypeError) as exc:
@@ -418,7 +424,20 @@ class _Builder:
                     "error", f"value {value.id}: {exc}", value.location)]) from None
             values.append((self.ctype(value.type), symbol, init))
         return Layout(self.graph, self.names, self.types, descriptors, self.struct_order(),
-                      writer.definitions, self.defaults, values, self.per)
+                      writer.definitions, self.defaults, values, constants, self.per)
+
+    def _int_constant(self, value) -> Optional[int]:
+        """An INTEGER value that C's `int` holds: the header makes it an enumeration
+        constant (an integer constant expression, no object), as asn1c makes it a macro."""
+        node = self.graph.target(value.type)
+        number = value.value
+        if node.kind != Kind.INTEGER:
+            return None
+        if isinstance(number, str):
+            number = node.named_numbers.get(number)
+        if isinstance(number, bool) or not isinstance(number, int):
+            return None
+        return number if -2**31 <= number < 2**31 else None
 
     def _component(self, node: Node, name: str) -> Optional[Component]:
         for comp in self.graph.target(node.id).members():

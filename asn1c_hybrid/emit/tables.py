@@ -98,8 +98,8 @@ class Tables:
     # intervals follow; the PER flags, first pair and character intervals; `bounds` holds
     # the pairs' numbers
     bounds: list[int] = field(default_factory=list)
-    codecs: set[str] = field(default_factory=set)   # the runtime's parts: "real", "time",
-    # "received", "extensions", "set_extensions", "choice_extensions", "check"
+    codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
+    # "time", "received", "extensions", "set_extensions", "choice_extensions", "check"
     # (source.c.j2)
 
 
@@ -343,6 +343,8 @@ class _Builder:
                 entry.flags.append("ASN1H_T_COMPILED")
             if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept
                 entry.extra = f"offsetof({t.cname}, encoding_) + 1"
+            if kind == "ASN1H_SET":             # its contents in any order
+                self.t.codecs.add("set")
             if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
                 self.t.codecs.add("received")
             if "ASN1H_T_EXTENSIBLE" in t.flags:     # unknown extensions kept
