@@ -839,8 +839,10 @@ static int copy_open(per_in *r, uint8_t *out, size_t *len)
 
 /* Extensions this version does not know, kept as a record (asn1h_kept_in_per): for a
  * SEQUENCE, the length n of the extension bitmap received and the open types of the
- * additions whose bits are set in bitmap[from, n) (from: the first one not known); for a
- * CHOICE (bitmap NULL), the open type of its alternative, numbered `from`. */
+ * additions whose bits are set in bitmap[from, n) (from: the first one not known), even
+ * none: the encoder then writes the bitmap as it came, so that what it writes decodes to
+ * the same value; for a CHOICE (bitmap NULL), the open type of its alternative, numbered
+ * `from`. */
 static int keep_unknown(per_in *r, const uint8_t *bitmap, size_t from, size_t n,
                         asn1h_bytes *kept)
 {
@@ -1716,9 +1718,9 @@ static int kept_next(const asn1h_bytes *kept, size_t *at, unsigned *index,
 
 /* The unknown additions kept from PER in a SEQUENCE value, checked: after the nadds this
  * version knows, in increasing order.  *bits: the bitmap's length that they need, or that
- * was received; *some: whether there is one. */
+ * was received. */
 static int kept_additions(per_out *w, const asn1h_bytes *record, unsigned nadds,
-                          const asn1h_bytes **kept, size_t *bits, unsigned *some)
+                          const asn1h_bytes **kept, size_t *bits)
 {
     size_t at = 3, len, received;
     unsigned index, next = nadds;
@@ -1726,7 +1728,6 @@ static int kept_additions(per_out *w, const asn1h_bytes *record, unsigned nadds,
     int more;
     *kept = NULL;
     *bits = nadds;
-    *some = 0;
     while ((more = kept_next(record, &at, &index, &octets, &len)) > 0) {
         if (index < next)
             return out_fail(w, ASN1H_ERR_VALUE);
@@ -1737,7 +1738,6 @@ static int kept_additions(per_out *w, const asn1h_bytes *record, unsigned nadds,
     received = (size_t)record->buf[1] << 8 | record->buf[2];
     *kept = record;
     *bits = received > next ? received : next;  /* as long as it came */
-    *some = next > nadds;
     return 1;
 }
 
@@ -1750,7 +1750,7 @@ static int enc_extensible(per_out *w, const asn1h_type *t, const void *v)
     addition_cursor cursor;
     addition a;
     uint8_t present[MAX_ADDITIONS / 8];     /* each addition's, asked once */
-    unsigned nadds = 0, i, any = 0, index = 0, some = 0;
+    unsigned nadds = 0, i, any = 0, index = 0;
     const asn1h_bytes *kept;                /* unknown additions, kept from PER */
     size_t bits, at = 3, len = 0;
     const uint8_t *octets = NULL;
@@ -1769,9 +1769,9 @@ static int enc_extensible(per_out *w, const asn1h_type *t, const void *v)
         (const uint8_t *)v + asn1h_extension_entry(spec, t)->offset);
     if (!asn1h_kept_in_per(kept))           /* none, or kept from BER: no PER for them */
         kept = NULL;
-    else if (!kept_additions(w, kept, nadds, &kept, &bits, &some))
+    else if (!kept_additions(w, kept, nadds, &kept, &bits))
         return 0;
-    any |= some;
+    any |= kept != NULL;                    /* the bitmap as it came, even all zeros */
     if (!put_bits(w, 1, any) || !enc_components(w, members, 0, t->count, 1, v))
         return 0;
     if (!any)

@@ -261,6 +261,25 @@ def test_a_later_versions_per_is_relayed_byte_exactly(versions, versions_per, mo
         assert dropped.stdout == versions_per["Old", rules].encode("Message", known)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bitmap_of_unknown_absent_additions_comes_back_as_it_came(versions, mode):
+    """An extension bit of 1 and a bitmap whose bits are all 0, beyond the additions this
+    version knows (a fuzzer's input; X.691 would set no extension bit): the record keeps
+    the bitmap's length, the encoder writes it back as it came, and decoding that gives
+    the same value again."""
+    entry = versions[0]
+    # extension 1, name absent 0, id: length 1 and 01, the bitmap's length 2 - 1 as a
+    # normally small length (0, 000001), bits 00
+    bits = "1" "0" "00000001" "00000001" "0000001" "00"
+    bits += "0" * (-len(bits) % 8)
+    per = int(bits, 2).to_bytes(len(bits) // 8, "big")
+    relayed = convert(entry, mode, "Versions.Record", per, "-i", "uper", output="uper")
+    assert relayed.returncode == 0 and relayed.stdout == per, relayed.stderr
+    first, again = (json.loads(convert(entry, mode, "Versions.Record", data, "-i", "uper",
+                                       output="jer").stdout) for data in (per, relayed.stdout))
+    assert first == again == {"id": 1, "...": "000002"}
+
+
 @pytest.fixture(scope="module")
 def kept_check():
     out = cbuild.generate([specbuilds.TESTS / "specs" / "versions" / "Old.asn"],
