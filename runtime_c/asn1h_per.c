@@ -1736,6 +1736,8 @@ static int kept_additions(per_out *w, const asn1h_bytes *record, unsigned nadds,
     if (more < 0)
         return out_fail(w, ASN1H_ERR_VALUE);
     received = (size_t)record->buf[1] << 8 | record->buf[2];
+    if (!received && next == 0)             /* a bitmap of no bit: not a SEQUENCE's */
+        return out_fail(w, ASN1H_ERR_VALUE);
     *kept = record;
     *bits = received > next ? received : next;  /* as long as it came */
     return 1;

@@ -286,8 +286,8 @@ def kept_check():
                           Path(tempfile.mkdtemp(dir=cbuild.session_dir())), "--name", "spec")
     build = cbuild.build_program(out, "spec", specbuilds.TESTS / "c" / "kept_check.c",
                                  program="kept_check")
-    return lambda record: dict(line.split(" ", 1) for line in
-                               build.run(record).stdout.decode().splitlines())
+    return lambda record, pdu="Record": dict(line.split(" ", 1) for line in
+                                             build.run(pdu, record).stdout.decode().splitlines())
 
 
 # A record of kept additions: 00, the bitmap's length received (2 octets), then each
@@ -304,6 +304,17 @@ def test_a_malformed_kept_record_is_refused_in_per(kept_check, record):
     written = kept_check(record)
     assert written["uper"] == "error 7"
     assert written["der"] == "3006800101890101"
+
+
+def test_a_kept_record_of_no_bitmap_is_refused(kept_check):
+    """Framed knows no addition: a record of a bitmap of no bit, with no addition in it,
+    is no PER a decoder could have read; one of a bitmap of 1 bit writes it back."""
+    assert kept_check("000000", "Framed")["uper"] == "error 7"
+    # extension 1, id: length 1 and 01, checksum: length 1 and 01, the bitmap's length
+    # 1 - 1 (0, 000000), bit 0
+    bits = "1" "00000001" "00000001" "00000001" "00000001" "0000000" "0"
+    bits += "0" * (-len(bits) % 8)
+    assert kept_check("000001", "Framed")["uper"] == f"{int(bits, 2):0{len(bits) // 4}x}"
 
 
 def test_a_kept_record_is_written_where_it_says(kept_check):
