@@ -138,11 +138,26 @@ static int in_align(per_in *r)
     return 1;
 }
 
+/* Copies the n octets at the reading position into out, without moving on. */
+ASN1H_INLINE void copy_octets(const per_in *r, uint8_t *out, size_t n)
+{
+    const uint8_t *p = in_at(r);
+    unsigned shift = (unsigned)(r->pos & 7);
+    size_t i;
+    if (!shift) {
+        if (n)
+            memcpy(out, p, n);
+        return;
+    }
+    for (i = 0; i < n; i++)                 /* each octet from two: p[n] still holds bits
+                                               of the last, since pos + 8n <= end */
+        out[i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
+}
+
 /* n octets, from an octet boundary (zero-copy) or copied into the arena. */
 static const uint8_t *get_octets(per_in *r, size_t n)
 {
     uint8_t *out;
-    size_t i;
     if (n > (r->end - r->pos) / 8)
         return (const uint8_t *)(in_fail(r, ASN1H_ERR_TRUNCATED), NULL);
     if (!(r->pos & 7)) {
@@ -152,14 +167,8 @@ static const uint8_t *get_octets(per_in *r, size_t n)
     }
     if (!(out = (uint8_t *)asn1h_arena_alloc(r->d->arena, n ? n : 1)))
         return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
-    {                                       /* each octet from two: p[n] still holds bits
-                                               of the last, since pos + 8n <= end */
-        const uint8_t *p = in_at(r);
-        unsigned shift = (unsigned)(r->pos & 7);
-        for (i = 0; i < n; i++)
-            out[i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
-        r->pos += 8 * n;
-    }
+    copy_octets(r, out, n);
+    r->pos += 8 * n;
     return out;
 }
 
@@ -814,22 +823,15 @@ static int skip_open(per_in *r)
  * number. */
 static int copy_open(per_in *r, uint8_t *out, size_t *len)
 {
-    size_t n, total = 0, i;
+    size_t n, total = 0;
     int more;
     do {
         if (!get_length(r, 0, 0, 0, &n, &more))
             return 0;
         if (n > (r->end - r->pos) / 8)
             return in_fail(r, ASN1H_ERR_TRUNCATED);
-        if (out) {
-            const uint8_t *p = in_at(r);
-            unsigned shift = (unsigned)(r->pos & 7);
-            if (!shift)
-                memcpy(out + total, p, n);
-            else                            /* p[n] still holds bits, as in get_octets */
-                for (i = 0; i < n; i++)
-                    out[total + i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
-        }
+        if (out)
+            copy_octets(r, out + total, n);
         r->pos += 8 * n;
         total += n;
     } while (more);
