@@ -23,7 +23,9 @@ import cbuild
 from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
-from asn1c_hybrid.emit.fastpaths import _all, _Checks, _place
+from asn1c_hybrid.emit.fastpaths import (_all, _Checks, _Dispatch, _place, build_fast_paths,
+                                         name_fast_paths)
+from asn1c_hybrid.emit.layout import build_layout
 from asn1c_hybrid.estimate.profile import Profile
 from asn1c_hybrid.layouts import from_text, parse
 
@@ -294,6 +296,32 @@ int main(void)
             assert not any(passes(p) for p in paths), n
         else:
             assert passes(paths[taken]), n
+
+
+def test_the_dispatch_tree_gives_a_message_one_template_to_compare(profiles):
+    # SNMP's 50 most frequent exact layouts: up to five share a contents length, and a
+    # header octet that all of them fix (the PDU's tag, a value's tag or length) parts them
+    specs, pdu, _ = EXAMPLES["snmp"]
+    chosen = Profile.load(profiles["snmp"][0]).layouts[pdu].forms["exact"][:50]
+    layout = build_layout(api.load([str(s) for s in specs]), set(), "", False, frozenset())
+    name_fast_paths(layout.types[pdu], chosen)
+    fast = build_fast_paths(layout, pdu, chosen)
+    assert len(fast.paths) == 50 and max(len(paths) for _, paths in fast.by_length) >= 3
+    trees = {length: _Dispatch.of(paths) for length, paths in fast.by_length}
+    _, held_out = halves("snmp")
+    routed_any = 0
+    for message in held_out:
+        tlv = parse(message)
+        contents = message[len(tlv.identifier) + len(tlv.length):]
+        tree = trees.get(len(contents))
+        routed = tree.route(contents) if tree else []
+        # the tree never skips the path of the message's layout, and tries one at most
+        assert [p for p in fast.paths if p.layout.matches(tlv)] in ([], routed)
+        assert len(routed) <= 1
+        routed_any += bool(routed)
+    for path in fast.paths:                 # and each template reaches its own path
+        assert trees[path.length].route(path.template) == [path]
+    assert routed_any > len(held_out) // 2
 
 
 def test_template_words_of_a_get_request():

@@ -23,13 +23,10 @@ from typing import Optional, Sequence
 from ..layouts import Layout as MessageLayout, Tlv, flatten, from_text, size as length_of
 from ..typegraph import Kind
 from .constraints import intervals_test
-from .layout import Layout, MemberLayout, TypeLayout, integer_storage
+from .layout import STORAGE_RANGES, Layout, MemberLayout, TypeLayout, integer_storage
 
-_C_RANGE = {"ASN1H_INT_U8": (0, 2**8 - 1), "ASN1H_INT_U16": (0, 2**16 - 1),
-            "ASN1H_INT_U32": (0, 2**32 - 1), "ASN1H_INT_U64": (0, 2**64 - 1),
-            "ASN1H_INT_I8": (-2**7, 2**7 - 1), "ASN1H_INT_I16": (-2**15, 2**15 - 1),
-            "ASN1H_INT_I32": (-2**31, 2**31 - 1), "ASN1H_INT_I64": (-2**63, 2**63 - 1),
-            "ASN1H_INT_BIG": (-2**63, 2**63 - 1)}
+# an asn1h_int's `v` takes the values of int64_t (the fast paths leave bigger ones out)
+_C_RANGE = {**STORAGE_RANGES, "ASN1H_INT_BIG": (-2**63, 2**63 - 1)}
 _TIMES = ("UTCTime", "GeneralizedTime", "DATE", "TIME-OF-DAY", "DATE-TIME", "DURATION",
           "TIME")
 _CONSTRUCTED = (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF)
@@ -64,6 +61,7 @@ class FastPath:
     allocates: bool               # lists: an arena mark to roll back to
     locals: list[str]             # C declarations of the list pointers
     template: bytes = b""         # the contents with every header octet, the rest 00
+    fixed: bytes = b""            # FF where `template` holds a header octet, else 00
     encoder: Optional["EncodePath"] = None     # None: the layout has no encoding path
 
     @property
@@ -161,6 +159,18 @@ class FastPaths:
     def any(self) -> bool:
         return bool(self.paths or self.slots)
 
+    def decode_dispatch(self) -> list[str]:
+        """The exact layouts' dispatch (Blackwell §4.4): a switch on the contents' length,
+        then within a length a decision tree on header octets that all its layouts fix,
+        so that a message is compared with one template (a few where no octet parts
+        them): a miss costs the switches and one compare that fails."""
+        lines = ["        switch ((size_t)(end - p)) {"]
+        for length, paths in self.by_length:
+            lines.append(f"        case {length}:")
+            _Dispatch.of(paths).emit(lines, "            ")
+            lines.append("            break;")
+        return lines + ["        default:", "            break;", "        }"]
+
     @property
     def encoders(self) -> list[EncodePath]:
         """The exact layouts' encoding paths, most frequent first."""
@@ -176,6 +186,56 @@ class FastPaths:
         lines: list[str] = []
         root.emit(lines, "    ")
         return lines
+
+
+@dataclass
+class _Dispatch:
+    """The exact layouts of one contents length as a decision tree (Blackwell §4.4): a
+    node parts its paths by the header octet `octet` that all of them fix and that parts
+    them into the most groups (the first such octet), recursively; a leaf holds the paths
+    that no octet parts, most frequent first, tried in turn.  Every path still compares
+    its whole template, so the tree only skips paths that would fail, and a message of no
+    layout costs the tree and the template compares of one leaf."""
+    paths: list[FastPath]
+    octet: Optional[int] = None
+    parts: dict[int, "_Dispatch"] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, paths: list[FastPath]) -> "_Dispatch":
+        best, groups = None, {}
+        if len(paths) > 1:
+            for k in range(paths[0].length):
+                if all(path.fixed[k] for path in paths):
+                    parts: dict[int, list[FastPath]] = {}
+                    for path in paths:
+                        parts.setdefault(path.template[k], []).append(path)
+                    if len(parts) > len(groups):
+                        best, groups = k, parts
+        if len(groups) < 2:
+            return cls(paths)
+        return cls(paths, best, {octet: cls.of(part) for octet, part in sorted(groups.items())})
+
+    def route(self, contents: bytes) -> list[FastPath]:
+        """The paths that the tree tries on `contents`."""
+        node = self
+        while node.octet is not None:
+            node = node.parts.get(contents[node.octet])
+            if node is None:
+                return []
+        return node.paths
+
+    def emit(self, lines: list[str], indent: str) -> None:
+        if self.octet is None:
+            calls = " || ".join(f"{path.function}(d, p, end, v)" for path in self.paths)
+            lines += [f"{indent}if ({calls}) {{", f"{indent}    ASN1H_FAST_PATH_HIT();",
+                      f"{indent}    return end;", f"{indent}}}"]
+            return
+        lines.append(f"{indent}switch (p[{self.octet}]) {{")
+        for octet, part in self.parts.items():
+            lines.append(f"{indent}case 0x{octet:02x}:")
+            part.emit(lines, indent + "    ")
+            lines.append(f"{indent}    break;")
+        lines += [f"{indent}default:", f"{indent}    break;", f"{indent}}}"]
 
 
 @dataclass
@@ -232,6 +292,7 @@ class _Builder:
         self.graph = layout.graph
         self.root = root
         self.body: list[str] = []
+        self.total: Optional[int] = None    # an exact layout's contents octets
         self.der_miss = False
         self.allocates = False
         self.lists = 0
@@ -512,25 +573,40 @@ class _Builder:
             self.body.append(f"{lv} = ({ctype})x;")
 
     def exact_integer(self, placed: _Placed, n: int) -> None:
-        """x from an integer of n octets: one big-endian load of the word that ends with
-        the contents (the octets before them are the PDU's own: at least its header and
-        the integer's), masked, sign-extended as (u ^ s) - s; then its shortest form."""
+        """x from an integer of n octets, in one big-endian load and a sign extension:
+        - where the word that starts with the contents lies inside the PDU (an exact
+          layout), an arithmetic shift right of it as a signed word;
+        - else the word that ends with the contents (the octets before them are the
+          PDU's own: at least its header and the integer's), masked and sign-extended as
+          (u ^ s) - s;
+        then its shortest form.  The narrowing conversions and signed shifts are two's
+        complement, as in GCC and Clang: the fast paths are built only for compilers that
+        say their byte order (__BYTE_ORDER__), which are those."""
+        inside = (placed.ptr == "p" and self.total is not None and
+                  placed.contents + (4 if n <= 4 else 8) <= self.total)
         if n == 1:
-            load = placed.at(0)
-        elif n <= 4:
-            load = f"asn1h_fp_be32({placed.addr(n - 4)})" + (
-                f" & 0x{(1 << 8 * n) - 1:x}u" if n < 4 else "")
+            self.body.append(f"x = (int8_t){placed.at(0)};")
+        elif inside and n <= 4:
+            shift = f" >> {32 - 8 * n}" if n < 4 else ""
+            self.body.append(f"x = (int32_t)asn1h_fp_be32({placed.addr(0)}){shift};")
+        elif inside:
+            shift = f" >> {64 - 8 * n}" if n < 8 else ""
+            self.body.append(f"x = (int64_t)asn1h_fp_be64({placed.addr(0)}){shift};")
         else:
-            load = f"asn1h_fp_be64({placed.addr(n - 8)})" + (
-                f" & UINT64_C(0x{(1 << 8 * n) - 1:x})" if n < 8 else "")
-        if n < 8:
+            if n <= 4:
+                load = f"asn1h_fp_be32({placed.addr(n - 4)})" + (
+                    f" & 0x{(1 << 8 * n) - 1:x}u" if n < 4 else "")
+            else:
+                load = f"asn1h_fp_be64({placed.addr(n - 8)})" + (
+                    f" & UINT64_C(0x{(1 << 8 * n) - 1:x})" if n < 8 else "")
             sign = 1 << (8 * n - 1)
-            self.body.append(f"x = (int64_t)(({load}) ^ 0x{sign:x}u) - INT64_C(0x{sign:x});"
-                             if n <= 4 else
-                             f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
-                             f"INT64_C(0x{sign:x});")
-        else:
-            self.body.append(f"x = (int64_t)({load});")
+            if n == 8:
+                self.body.append(f"x = (int64_t)({load});")
+            elif n <= 4:
+                self.body.append(f"x = (int64_t)(({load}) ^ 0x{sign:x}u) - INT64_C(0x{sign:x});")
+            else:
+                self.body.append(f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
+                                 f"INT64_C(0x{sign:x});")
         if n > 1:                           # not in its shortest form: the general path
             half = 1 << (8 * (n - 1) - 1)
             self.body.append(f"if ((uint64_t)(x + INT64_C({half})) < UINT64_C({2 * half})) "
@@ -547,6 +623,7 @@ class _Builder:
             raise Refused("the PDU's tag is not the type's")
         # offsets from the contents of the PDU's TLV, which the runtime has read
         top = _place(tlv, -(len(tlv.identifier) + len(tlv.length)))
+        self.total = top.size
         depth = self.constructed(self.root, top, "(*v)", 1)
         want = bytearray(top.size)
         mask = bytearray(top.size)
@@ -585,7 +662,7 @@ class _Builder:
                      for at in self.booleans]
             body.append("}")
         return FastPath(chosen, function, n, words, booleans, body, self.body, depth,
-                        self.der_miss, self.allocates, self.locals, bytes(want))
+                        self.der_miss, self.allocates, self.locals, bytes(want), bytes(mask))
 
 
 class _Encoder(_Builder):

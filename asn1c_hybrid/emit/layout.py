@@ -42,6 +42,8 @@ _UNSIGNED = [("ASN1H_INT_U8", "uint8_t", 0, 2**8 - 1), ("ASN1H_INT_U16", "uint16
              ("ASN1H_INT_U32", "uint32_t", 0, 2**32 - 1), ("ASN1H_INT_U64", "uint64_t", 0, 2**64 - 1)]
 _SIGNED = [("ASN1H_INT_I8", "int8_t", -2**7, 2**7 - 1), ("ASN1H_INT_I16", "int16_t", -2**15, 2**15 - 1),
            ("ASN1H_INT_I32", "int32_t", -2**31, 2**31 - 1), ("ASN1H_INT_I64", "int64_t", -2**63, 2**63 - 1)]
+# the values each native INTEGER storage holds
+STORAGE_RANGES = {storage: (low, high) for storage, _, low, high in _UNSIGNED + _SIGNED}
 
 STRUCT_KINDS = (Kind.SEQUENCE, Kind.SET, Kind.CHOICE, Kind.SEQUENCE_OF, Kind.SET_OF)
 _CONSTRUCTED_FORM = (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF)
