@@ -114,8 +114,9 @@ class CompileOptions:
     name        base name of the generated files (default: the first module's name).
     prefix      prefix of every generated C symbol, so that several specs link together.
     encodings   the encoding rules the build carries (ber, uper, aper; default all).
-                Compiled routines speak BER only: without ber, every type is
-                interpreted, so the mode must be "interpreted".
+                A compiled type always has BER routines (and PER ones with uper or
+                aper): without ber, every type is interpreted, so the mode must be
+                "interpreted".
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.
     keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
@@ -161,8 +162,9 @@ class CompileOptions:
                              "profile: give one --pdu and --profile")
         if "ber" not in self.encodings and (self.mode != "interpreted"
                                             or self.select.force_compiled):
-            raise UsageError(f"--encoding {','.join(self.encodings)}: compiled routines "
-                             "speak BER only, so a build without ber is --mode interpreted")
+            raise UsageError(f"--encoding {','.join(self.encodings)}: compiled types "
+                             "always have BER routines, so a build without ber is --mode "
+                             "interpreted")
         if self.name is not None and (self.name in ("", ".", "..") or "/" in self.name
                                       or "\\" in self.name):
             raise UsageError(f"--name {self.name!r} is not a file name")

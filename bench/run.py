@@ -449,7 +449,10 @@ def size_table(rows: Sequence[dict]) -> List[str]:
         lines += ["", "Whole specifications, every type emitted, one object each (`gcc -O2 -c`, "
                   "then `size`; `ASN1H_NO_NAMES` leaves the names out).  Before the compact "
                   "tables, LTE RRC r14 was a 1.06 MB object interpreted-only, and 4.5 MB "
-                  "compiled-only after 85 s of gcc on another machine:", "",
+                  "compiled-only after 85 s of gcc on another machine.  Built with every "
+                  "rule (the default), the compiled objects hold each compiled SEQUENCE's "
+                  "and CHOICE's PER routines beside its BER ones (a program links them only "
+                  "when it calls the spec's PER entry points):", "",
                   "| spec | mode | names | object bytes | gcc seconds |",
                   "| --- | --- | --- | ---: | ---: |"]
         lines += [f"| {o['spec']} | {o['mode']} | {o['names']} | {int(o['object_bytes']):,} "
@@ -470,9 +473,10 @@ def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
              "trace-2000; CAM is one passenger car's basic and high-frequency containers, "
              "lte-rrc an RRCConnectionReconfiguration with a measurement configuration "
              "(our UPER is asn1tools'), s1ap an InitialContextSetupRequest with one E-RAB "
-             "(our APER is pycrate's), each 200 times (bench/per_messages.py).  PER runs on "
-             "the tables whatever the build (compiled routines speak BER only), so the "
-             "compiled row is BER's alone.  asn1c 0.9.28 -gen-PER (UPER) reads and writes "
+             "(our APER is pycrate's), each 200 times (bench/per_messages.py).  The compiled "
+             "build's PER routines (emit/per_routines.py) write the same octets as the "
+             "tables (X.400's SETs and lists are left to the tables in every build).  "
+             "asn1c 0.9.28 -gen-PER (UPER) reads and writes "
              "the same octets; it cannot take X.400, having no PER for SET, nor parse "
              "S1AP's information object sets.  The C that asn1tools generates is no peer: "
              "it refuses IA5String (CAM) and extension additions (RRC), and cannot "

@@ -508,6 +508,18 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
                             asn1h_error *err);
 asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
                             uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
+/* The same with the compiled types' PER routines (asn1h_ber.h), which the generated
+ * <spec>_decode_per and <spec>_encode_per pass: the two above walk the tables for every
+ * type, so that a program that does not call these links no compiled PER routine. */
+struct asn1h_per_routines;
+asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
+                                 const asn1h_type *type, void *value, const uint8_t *buf,
+                                 size_t len, unsigned variant, asn1h_arena *arena,
+                                 const asn1h_decode_opts *opts, size_t *consumed,
+                                 asn1h_error *err);
+asn1h_code asn1h_encode_per_with(const struct asn1h_per_routines *compiled,
+                                 const asn1h_type *type, const void *value, unsigned variant,
+                                 uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
 
 /* Values that outlive their input (asn1h_copy.c).  Decoded values point into the input:
  * asn1h_decode_owned and asn1h_decode_per_owned copy the PDU into the arena first (its

@@ -706,6 +706,53 @@ int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t
  * is not the default, which DER leaves out (compared by their DER contents). */
 int asn1h_member_encoded(const asn1h_spec *spec, const asn1h_member *m, const void *base);
 
+/* ---- PER for compiled routines (asn1h_per.c) -----------------------------------------
+ * A compiled SEQUENCE's or CHOICE's PER routines (`compiled`, the spec's array that
+ * asn1h_decode_per_with and asn1h_encode_per_with are given, by asn1h_type.aux - 1) read
+ * the preamble, the choice index and the members of the common kinds inline, through
+ * these; every other member, and the extension additions, they leave to the tables.
+ * Positions are in bits, most significant first. */
+typedef struct asn1h_per_in {
+    asn1h_dec *d;
+    const uint8_t *buf;
+    size_t pos, end;
+    unsigned aligned;
+    const struct asn1h_per_routines *compiled;  /* NULL: the tables for every type */
+} asn1h_per_in;
+
+typedef struct asn1h_per_out {
+    asn1h_enc *e;
+    uint8_t *buf;                   /* NULL: only measure */
+    size_t pos, cap;
+    unsigned aligned;
+    const struct asn1h_per_routines *compiled;
+} asn1h_per_out;
+
+struct asn1h_per_routines {
+    int (*decode)(asn1h_per_in *r, const asn1h_type *t, void *value);
+    int (*encode)(asn1h_per_out *w, const asn1h_type *t, const void *value);
+};
+
+/* n bits (at most 64) into *v; a constrained whole number in [0, range] (X.691 11.5.7). */
+int asn1h_per_bits(asn1h_per_in *r, unsigned n, uint64_t *v);
+int asn1h_per_number(asn1h_per_in *r, uint64_t range, uint64_t *v);
+/* A member by the tables (or its type's compiled routine), its name on the error path. */
+int asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
+/* After an extension bit of 1: a SEQUENCE's additions; a CHOICE's alternative. */
+int asn1h_per_additions(asn1h_per_in *r, const asn1h_type *t, void *v);
+int asn1h_per_addition_alternative(asn1h_per_in *r, const asn1h_type *t, void *v);
+/* An error at the reading position, the member's name on its path. */
+int asn1h_per_member_fail(asn1h_per_in *r, const asn1h_member *m, asn1h_code code);
+
+int asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
+int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
+int asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
+/* Whether a SEQUENCE value has an extension addition to write (known, or kept from
+ * PER); then the tables write the whole of an extensible SEQUENCE, or a CHOICE's value
+ * that is not a root alternative (an addition, one kept from PER, or an error). */
+int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+int asn1h_per_by_tables(asn1h_per_out *w, const asn1h_type *t, const void *v);
+
 #ifdef __cplusplus
 }
 #endif

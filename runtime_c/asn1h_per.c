@@ -9,19 +9,8 @@
  * for its length, which is set once the open type is written (enc_in_open). */
 #include "asn1h_ber.h"
 
-typedef struct per_in {
-    asn1h_dec *d;
-    const uint8_t *buf;
-    size_t pos, end;                /* in bits */
-    unsigned aligned;
-} per_in;
-
-typedef struct per_out {
-    asn1h_enc *e;
-    uint8_t *buf;                   /* NULL: only measure */
-    size_t pos, cap;                /* in bits */
-    unsigned aligned;
-} per_out;
+typedef asn1h_per_in per_in;               /* positions in bits */
+typedef asn1h_per_out per_out;
 
 #define FRAGMENT 16384u
 
@@ -1021,21 +1010,15 @@ static int get_small_length(per_in *r, size_t *n)
     return 1;
 }
 
-static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
+/* A SEQUENCE's extension additions, after an extension bit of 1 and the root. */
+static int dec_additions(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_member *members = r->d->spec->members + t->first;
     addition_cursor cursor;
     addition a;
     uint8_t bitmap[MAX_ADDITIONS / 8];
-    unsigned ext = 0;
     size_t n, i;
     int known = 1;
-    if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
-        return 0;
-    if (!dec_components(r, members, 0, t->count, 1, v))
-        return 0;
-    if (!ext)
-        return 1;
     if (!get_small_length(r, &n))
         return 0;
     if (n > MAX_ADDITIONS)
@@ -1069,6 +1052,16 @@ static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
         }
     }
     return 1;
+}
+
+static int dec_sequence(per_in *r, const asn1h_type *t, void *v)
+{
+    unsigned ext = 0;
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
+        return 0;
+    if (!dec_components(r, r->d->spec->members + t->first, 0, t->count, 1, v))
+        return 0;
+    return !ext || dec_additions(r, t, v);
 }
 
 /* A CHOICE's root alternatives go by their index in the canonical order of their tags
@@ -1129,6 +1122,8 @@ static unsigned root_count(const asn1h_member *members, unsigned count)
     return n;
 }
 
+static int dec_addition_alternative(per_in *r, const asn1h_type *t, void *v);
+
 static int dec_choice(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_spec *spec = r->d->spec;
@@ -1146,6 +1141,16 @@ static int dec_choice(per_in *r, const asn1h_type *t, void *v)
         memcpy(v, &which, sizeof which);
         return dec_member(r, &members[i], v);
     }
+    return dec_addition_alternative(r, t, v);
+}
+
+/* A CHOICE's alternative after an extension bit of 1: an addition, by its index. */
+static int dec_addition_alternative(per_in *r, const asn1h_type *t, void *v)
+{
+    const asn1h_member *members = r->d->spec->members + t->first;
+    unsigned i;
+    uint64_t k;
+    uint32_t which;
     if (!get_small(r, &k))
         return 0;
     {
@@ -1212,6 +1217,17 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     return 1;
 }
 
+/* A compiled type's PER routines, or NULL (the tables do it).  The type's flag is
+ * looked at first: an interpreted type pays one test. */
+static const struct asn1h_per_routines *compiled_per(const struct asn1h_per_routines *per,
+                                                     const asn1h_type *t)
+{
+    if (ASN1H_LIKELY(!(t->flags & ASN1H_T_COMPILED)) || !per)
+        return NULL;
+    per += t->aux - 1;
+    return per->decode ? per : NULL;
+}
+
 static int dec_value(per_in *r, const asn1h_type *t, void *v)
 {
     size_t at = r->pos;
@@ -1253,9 +1269,13 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
         if (r->d->depth == 0)
             return in_fail(r, ASN1H_ERR_DEPTH);
         r->d->depth--;
-        ok = t->kind == ASN1H_CHOICE ? dec_choice(r, t, v)
-           : (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET) ? dec_sequence(r, t, v)
-           : dec_list(r, t, v);
+        {
+            const struct asn1h_per_routines *compiled = compiled_per(r->compiled, t);
+            ok = compiled ? compiled->decode(r, t, v)
+               : t->kind == ASN1H_CHOICE ? dec_choice(r, t, v)
+               : (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET) ? dec_sequence(r, t, v)
+               : dec_list(r, t, v);
+        }
         r->d->depth++;
         if (ok && (t->flags & ASN1H_T_OPEN_MEMBERS))
             ok = resolve_open_types(r, t, v);
@@ -1347,6 +1367,16 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
                             const asn1h_decode_opts *opts, size_t *consumed,
                             asn1h_error *err)
 {
+    return asn1h_decode_per_with(NULL, type, value, buf, len, variant, arena, opts,
+                                 consumed, err);
+}
+
+asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
+                                 const asn1h_type *type, void *value, const uint8_t *buf,
+                                 size_t len, unsigned variant, asn1h_arena *arena,
+                                 const asn1h_decode_opts *opts, size_t *consumed,
+                                 asn1h_error *err)
+{
     asn1h_error local;
     asn1h_dec d;
     per_in r;
@@ -1358,6 +1388,7 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
     r.pos = 0;
     r.end = len > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * len;
     r.aligned = variant == ASN1H_APER;
+    r.compiled = compiled;
     memset(value, 0, type->size);
     if (!dec_value(&r, type, value)) {
         if (err->code == ASN1H_OK)
@@ -1824,10 +1855,11 @@ static int enc_sequence(per_out *w, const asn1h_type *t, const void *v)
     return enc_components(w, w->e->spec->members + t->first, 0, t->count, 1, v);
 }
 
-static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
+/* A CHOICE's value that is not a root alternative: an addition, an unknown alternative
+ * kept from PER, or none (an error). */
+static int enc_choice_addition(per_out *w, const asn1h_type *t, const void *v)
 {
-    const asn1h_spec *spec = w->e->spec;
-    const asn1h_member *members = spec->members + t->first;
+    const asn1h_member *members = w->e->spec->members + t->first;
     uint32_t which;
     unsigned i;
     memcpy(&which, v, sizeof which);
@@ -1849,16 +1881,6 @@ static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
     if (which == 0 || which > t->count)     /* none */
         return out_fail(w, ASN1H_ERR_CHOICE);
     i = which - 1;
-    if (!(members[i].flags & ASN1H_M_EXTENSION)) {
-        unsigned roots = root_count(members, t->count);
-        if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
-            return 0;
-        if (!put_constrained(w, roots - 1u, root_rank(spec, members, t->count, i)))
-            return 0;
-        if (!enc_member(w, &members[i], v))
-            return 0;
-        return 1;
-    }
     {
         unsigned j, index = 0;
         for (j = 0; j < i; j++)
@@ -1866,6 +1888,24 @@ static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
         return put_bits(w, 1, 1) && put_small(w, index)
             && enc_in_open(w, member_out, &members[i], v);
     }
+}
+
+static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_spec *spec = w->e->spec;
+    const asn1h_member *members = spec->members + t->first;
+    uint32_t which;
+    unsigned i;
+    memcpy(&which, v, sizeof which);
+    i = which - 1;
+    if (which == 0 || which > t->count || (members[i].flags & ASN1H_M_EXTENSION))
+        return enc_choice_addition(w, t, v);
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
+        return 0;
+    if (!put_constrained(w, root_count(members, t->count) - 1u,
+                         root_rank(spec, members, t->count, i)))
+        return 0;
+    return enc_member(w, &members[i], v);
 }
 
 static int enc_list(per_out *w, const asn1h_type *t, const void *v)
@@ -1934,8 +1974,12 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
     }
     case ASN1H_SEQUENCE:
     case ASN1H_SET:
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_COMPILED) && compiled_per(w->compiled, t))
+            return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_sequence(w, t, v);
     case ASN1H_CHOICE:
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_COMPILED) && compiled_per(w->compiled, t))
+            return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_choice(w, t, v);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
@@ -1944,8 +1988,82 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
     return out_fail(w, ASN1H_ERR_VALUE);
 }
 
+/* ---- For compiled routines (asn1h_ber.h) ---------------------------------------------- */
+
+int asn1h_per_bits(per_in *r, unsigned n, uint64_t *v)
+{
+    return get_bits(r, n, v);
+}
+
+int asn1h_per_number(per_in *r, uint64_t range, uint64_t *v)
+{
+    return get_constrained(r, range, v);
+}
+
+int asn1h_per_member(per_in *r, const asn1h_member *m, void *base)
+{
+    return dec_member(r, m, base);
+}
+
+int asn1h_per_member_fail(per_in *r, const asn1h_member *m, asn1h_code code)
+{
+    if (code != ASN1H_OK)
+        in_fail(r, code);
+    asn1h_unwind(r->d, m);
+    return 0;
+}
+
+int asn1h_per_additions(per_in *r, const asn1h_type *t, void *v)
+{
+    return dec_additions(r, t, v);
+}
+
+int asn1h_per_addition_alternative(per_in *r, const asn1h_type *t, void *v)
+{
+    return dec_addition_alternative(r, t, v);
+}
+
+int asn1h_per_put_bits(per_out *w, unsigned n, uint64_t v)
+{
+    return put_bits(w, n, v);
+}
+
+int asn1h_per_put_number(per_out *w, uint64_t range, uint64_t v)
+{
+    return put_constrained(w, range, v);
+}
+
+int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)
+{
+    return enc_member(w, m, base);
+}
+
+int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    addition_cursor cursor;
+    addition a;
+    additions_begin(&cursor, spec, t);
+    while (addition_next(&cursor, &a))
+        if (addition_present(spec, &a, v))
+            return 1;
+    return asn1h_kept_in_per((const asn1h_bytes *)(const void *)(
+        (const uint8_t *)v + asn1h_extension_entry(spec, t)->offset));
+}
+
+int asn1h_per_by_tables(per_out *w, const asn1h_type *t, const void *v)
+{
+    return t->kind == ASN1H_CHOICE ? enc_choice_addition(w, t, v) : enc_extensible(w, t, v);
+}
+
 asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
                             uint8_t *buf, size_t cap, size_t *len, asn1h_error *err)
+{
+    return asn1h_encode_per_with(NULL, type, value, variant, buf, cap, len, err);
+}
+
+asn1h_code asn1h_encode_per_with(const struct asn1h_per_routines *compiled,
+                                 const asn1h_type *type, const void *value, unsigned variant,
+                                 uint8_t *buf, size_t cap, size_t *len, asn1h_error *err)
 {
     asn1h_error local;
     asn1h_enc e;
@@ -1961,6 +2079,7 @@ asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned 
     w.pos = 0;
     w.cap = cap > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * cap;
     w.aligned = variant == ASN1H_APER;
+    w.compiled = compiled;
     if (!enc_value(&w, type, value))
         return err->code == ASN1H_OK ? ASN1H_ERR_VALUE : err->code;
     if (w.pos == 0) {                       /* an empty encoding is one 0 octet */

@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings, strategies as st  # noqa: F401
 
 import cbuild
+import sys
 import specbuilds
 import typedtlv
 from asn1c_hybrid import api
@@ -322,3 +323,63 @@ def test_lengths_that_promise_too_much(variant):
         fine = build.run("-p", "PerTest.Nulls", "-i", variant, "-o", variant, "-",
                          input=b"\x03", check=False)
         assert fine.returncode == 0 and fine.stdout == b"\x03"
+
+
+# Counts the calls of the two runtime functions that only compiled PER routines call (the
+# tables read and write constrained numbers through their own static functions).
+NUMBER_COUNTER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "asn1h_ber.h"
+static unsigned long reads, writes;
+int __real_asn1h_per_number(asn1h_per_in *r, uint64_t range, uint64_t *v);
+int __real_asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
+int __wrap_asn1h_per_number(asn1h_per_in *r, uint64_t range, uint64_t *v);
+int __wrap_asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
+int __wrap_asn1h_per_number(asn1h_per_in *r, uint64_t range, uint64_t *v)
+{
+    reads++;
+    return __real_asn1h_per_number(r, range, v);
+}
+int __wrap_asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v)
+{
+    writes++;
+    return __real_asn1h_per_put_number(w, range, v);
+}
+static void report(void) { fprintf(stderr, "numbers %lu %lu\n", reads, writes); }
+__attribute__((constructor)) static void start(void) { atexit(report); }
+"""
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_compiled_types_take_their_own_per_routines(variant, tmp_path):
+    """The compiled build's SEQUENCEs and CHOICEs go through their PER routines, which
+    read and write the CAM's constrained numbers inline; the interpreted build never
+    calls them; both write the same octets."""
+    sys.path.insert(0, str(cbuild.REPO))
+    from bench.per_messages import CAM
+    der = asn1tools.compile_files([str(f) for f in CAM_SPEC], "der").encode("CAM", CAM)
+    counter = tmp_path / "counter.c"
+    counter.write_text(NUMBER_COUNTER)
+    results = {}
+    for mode in ("compiled", "interpreted"):
+        out = tmp_path / mode
+        cbuild.generate(CAM_SPEC, out, "--name", "spec", "--converter", *specbuilds.MODES[mode])
+        program = out / "converter.bin"
+        cbuild.run(["gcc", *cbuild.STRICT, *specbuilds.FLAGS, "-I", out, "-I", cbuild.RUNTIME,
+                    out / "spec.c", out / "converter" / "spec_converter.c", counter,
+                    cbuild.runtime_library("gcc", specbuilds.FLAGS), "-lm",
+                    "-Wl,--wrap=asn1h_per_number,--wrap=asn1h_per_put_number", "-o", program])
+        per = cbuild.subprocess.run([str(program), "-p", "CAM-PDU-Descriptions.CAM", "-i", "ber",
+                                     "-o", variant, "-"], input=der, capture_output=True)
+        back = cbuild.subprocess.run([str(program), "-p", "CAM-PDU-Descriptions.CAM", "-i",
+                                      variant, "-o", "der", "-"], input=per.stdout,
+                                     capture_output=True)
+        assert per.returncode == 0 and back.returncode == 0 and back.stdout == der
+        writes = int(per.stderr.split()[-1])
+        reads = int(back.stderr.split()[-2])
+        results[mode] = (per.stdout, reads, writes)
+    assert results["compiled"][0] == results["interpreted"][0]
+    # the CAM has 30-odd constrained INTEGER and ENUMERATED members and 3 CHOICE indexes
+    assert results["compiled"][1] >= 20 and results["compiled"][2] >= 20, results
+    assert results["interpreted"][1:] == (0, 0)

@@ -12,6 +12,7 @@ from ..typegraph import Kind
 from .fastpaths import build_fast_paths, name_fast_paths
 from .layout import Layout, integer_storage
 from .naming import c_identifier
+from .per_routines import per_routines
 from .tables import build_tables
 from .values import c_bytes, c_int
 
@@ -121,6 +122,8 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "enum_values": [c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,
         "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None],
+        "per_routines": per_routines(layout, [t for t in descriptors
+                                              if t.compiled and t.node.alias_of is None]),
         "compiled_names": [t.node.id for t in descriptors
                            if t.compiled and t.node.alias_of is None],
         "definitions": layout.definitions,

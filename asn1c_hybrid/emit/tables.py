@@ -19,6 +19,7 @@ from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import Tag
 from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck
 from .layout import Layout, MemberLayout, TypeLayout
+from .per_routines import has_per_routines, per_names
 
 MAX_INDEX = 0xFFFF
 # C initializers of values whose octets are all zero (or that equal such a value: an
@@ -82,6 +83,7 @@ class Tables:
     types: list[TypeEntry] = field(default_factory=list)
     members: list[MemberEntry] = field(default_factory=list)
     routines: list[tuple[str, str]] = field(default_factory=list)   # (decoder, encoder)
+    per_routines: list[tuple[str, str]] = field(default_factory=list)  # beside: PER's, or NULLs
     tags: list[str] = field(default_factory=list)                   # the uint32 tag pool
     defaults: list[Default] = field(default_factory=list)           # by member index
     open: list[tuple[int, int, int]] = field(default_factory=list)  # key, key_len, type
@@ -339,6 +341,9 @@ class _Builder:
             if t.compiled or t.fast_decoder:
                 self.t.routines.append((t.fast_decoder or t.decoder,
                                         t.fast_encoder or t.encoder))
+                owner = self.owner(t)
+                self.t.per_routines.append(per_names(owner) if t.compiled and has_per_routines(
+                    self.layout, owner) else ("NULL", "NULL"))
                 entry.aux = str(len(self.t.routines))
                 entry.flags.append("ASN1H_T_COMPILED")
             if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept

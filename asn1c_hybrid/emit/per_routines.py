@@ -1,0 +1,283 @@
+"""Compiled PER routines (X.691; docs/runtime.md, "PER"): a compiled SEQUENCE's or
+CHOICE's decoder and encoder for both variants, unaligned and aligned, beside its BER
+routines.
+
+They do inline what the generator knows: the extension bit, the preamble of the OPTIONAL
+and DEFAULT members read or written as one number, the rank of each root alternative, and
+the members of the common kinds (BOOLEAN, NULL, and INTEGER and ENUMERATED whose
+PER-visible constraint is all their constraint), with their bounds as constants.  Every
+other member goes through asn1h_per_member (the tables, or its own type's compiled
+routine), and extension additions through the tables, so that a compiled type and an
+interpreted one call each other at every level, as in BER.  A type they cannot serve
+(a SET, a list, more than 64 OPTIONAL members, a CHOICE without root alternatives) has
+no PER routines: the tables encode it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..typegraph import Kind
+from .layout import STORAGE_RANGES, Layout, MemberLayout, TypeLayout, integer_storage
+
+MAX_PREAMBLE = 64                   # OPTIONAL and DEFAULT root members read as one number
+
+
+@dataclass
+class PerRoutines:
+    """The PER decoder and encoder of one compiled type (C definitions)."""
+    type: TypeLayout
+    decoder: str
+    encoder: str
+    code: list[str]
+
+
+@dataclass
+class _Inline:
+    """A member read and written inline: `kind` bool, null, or number (an INTEGER or
+    ENUMERATED whose value less `low` is a constrained whole number up to `range`);
+    `tests`: C conditions on the value `{acc}` that must hold to encode it inline."""
+    kind: str
+    low: int = 0
+    range: int = 0
+    ctype: str = ""
+    tests: tuple[str, ...] = ()
+
+
+def _roots(t: TypeLayout) -> list[MemberLayout]:
+    return [m for m in t.members if "ASN1H_M_EXTENSION" not in m.flags]
+
+
+def _optional(m: MemberLayout) -> bool:
+    return "ASN1H_M_OPTIONAL" in m.flags or "ASN1H_M_DEFAULT" in m.flags
+
+
+def has_per_routines(layout: Layout, t: TypeLayout) -> bool:
+    """Whether compiled type t gets PER routines (else the tables encode it in PER)."""
+    if not layout.per or not t.compiled or t.node.alias_of is not None:
+        return False
+    roots = _roots(t)
+    if t.node.kind == Kind.SEQUENCE:
+        return sum(_optional(m) for m in roots) <= MAX_PREAMBLE
+    return t.node.kind == Kind.CHOICE and bool(roots)
+
+
+def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
+    if "ASN1H_M_POINTER" in m.flags:
+        return None
+    kind = m.target.kind
+    if kind == Kind.BOOLEAN:
+        return _Inline("bool")
+    if kind == Kind.NULL:
+        return _Inline("null")
+    member_type = layout.types[m.node_id]
+    storage, ctype = integer_storage(m.target)
+    if kind == Kind.ENUMERATED:
+        items = layout.types[m.target.id].enum_items
+        values = [v for _, v in items]
+        if m.target.extensible or member_type.check or values != list(range(len(values))):
+            return None
+        return _Inline("number", 0, len(values) - 1, ctype,
+                       (f"(uint64_t){{acc}} <= {len(values) - 1}u",))
+    if kind != Kind.INTEGER or storage not in STORAGE_RANGES:
+        return None
+    per, check = member_type.per, member_type.check
+    if per is None or per.values is None or per.value_ext or per.sizes or per.chars:
+        return None
+    low, high = per.values
+    c_low, c_high = STORAGE_RANGES[storage]
+    if low is None or high is None or not (c_low <= low <= high <= min(c_high, 2**63 - 1)):
+        return None
+    if check and (check.values != ((low, high),) or check.sizes or check.chars):
+        return None                     # more than PER sees: asn1h_check judges it
+    literal = (lambda v: f"UINT64_C({v})") if ctype == "uint64_t" else _literal
+    tests = ([f"{{acc}} >= {literal(low)}"] if low > c_low else []) + \
+            ([f"{{acc}} <= {literal(high)}"] if high < c_high else [])
+    return _Inline("number", low, high - low, ctype, tuple(tests))
+
+
+def _literal(v: int) -> str:
+    return "INT64_MIN" if v == -2**63 else f"INT64_C({v})"
+
+
+class _Writer:
+    def __init__(self, layout: Layout, t: TypeLayout):
+        self.layout = layout
+        self.t = t
+        self.members = t.members_ref
+
+    def member(self, m: MemberLayout) -> str:
+        return f"&{self.members}[{m.slot}]"
+
+    # ---- decoding ----------------------------------------------------------------------
+
+    def decode_member(self, m: MemberLayout, indent: str) -> list[str]:
+        how = _inline(self.layout, m)
+        fail = f"return asn1h_per_member_fail(r, {self.member(m)}, ASN1H_OK);"
+        count = f"ASN1H_COUNT(r->d, {m.desc_index});"
+        if how is None:
+            return [f"{indent}if (!asn1h_per_member(r, {self.member(m)}, v))",
+                    f"{indent}    return 0;"]
+        if how.kind == "null":
+            return [f"{indent}{count}"]
+        if how.kind == "bool":
+            return [f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
+                    f"{indent}{m.access} = x != 0;", f"{indent}{count}"]
+        value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
+        return [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
+                f"{indent}    {fail}",
+                f"{indent}{m.access} = ({how.ctype})({value});", f"{indent}{count}"]
+
+    def decoder(self, name: str) -> list[str]:
+        t = self.t
+        extensible = "ASN1H_T_EXTENSIBLE" in t.flags
+        out = [f"static int {name}(asn1h_per_in *r, const asn1h_type *t, void *value)", "{",
+               f"    {t.cname} *v = ({t.cname} *)value;", "    uint64_t x = 0;"]
+        roots = _roots(t)
+        if t.node.kind == Kind.SEQUENCE:
+            optional = [m for m in roots if _optional(m)]
+            if extensible:
+                out.append("    uint64_t ext;")
+            if optional:
+                out.append("    uint64_t preamble;")
+            out += ["    (void)t;", "    (void)x;", "    (void)r;",
+                    "    (void)v;                                /* SEQUENCE {} reads none */"]
+            if extensible:
+                out += ["    if (!asn1h_per_bits(r, 1, &ext))", "        return 0;"]
+            if optional:
+                out += [f"    if (!asn1h_per_bits(r, {len(optional)}, &preamble))",
+                        "        return 0;"]
+            for m in roots:
+                out.append(f"    /* {m.name} */")
+                if not _optional(m):
+                    out += self.decode_member(m, "    ")
+                    if m.bit is not None:
+                        out.append(f"    asn1h_set_bit(v, {m.bit});")
+                    continue
+                k = len(optional) - 1 - optional.index(m)
+                out.append(f"    if ((preamble >> {k}) & 1) {{")
+                out += self.decode_member(m, "        ")
+                if m.bit is not None:
+                    out.append(f"        asn1h_set_bit(v, {m.bit});")
+                if "ASN1H_M_DEFAULT" in m.flags:
+                    out += ["    } else {",
+                            f"        asn1h_set_default(r->d, {self.member(m)}, v);"]
+                out.append("    }")
+            out.append("    return !ext || asn1h_per_additions(r, t, v);" if extensible
+                       else "    return 1;")
+        else:
+            out += ["    (void)t;"]
+            if extensible:
+                out += ["    if (!asn1h_per_bits(r, 1, &x))", "        return 0;",
+                        "    if (x)", "        return asn1h_per_addition_alternative(r, t, v);"]
+            out += [f"    if (!asn1h_per_number(r, {len(roots) - 1}u, &x))", "        return 0;",
+                    "    switch (x) {"]
+            ranked = _ranked(roots)
+            for rank, m in enumerate(ranked):
+                out.append(f"    {'default' if rank == len(ranked) - 1 else f'case {rank}'}:"
+                           f" /* {m.name} */")
+                out.append(f"        v->which = {m.index + 1};")
+                out += self.decode_member(m, "        ")
+                out.append("        return 1;")
+            out.append("    }")
+        return out + ["}"]
+
+    # ---- encoding ----------------------------------------------------------------------
+
+    def encode_member(self, m: MemberLayout, indent: str) -> list[str]:
+        how = _inline(self.layout, m)
+        general = [f"{indent}if (!asn1h_per_put_member(w, {self.member(m)}, v))",
+                   f"{indent}    return 0;"]
+        fail = f"return (asn1h_enc_unwind(w->e, {self.member(m)}), 0);"
+        if how is None:
+            return general
+        if how.kind == "null":
+            return []
+        if how.kind == "bool":
+            return [f"{indent}if (!asn1h_per_put_bits(w, 1, {m.access} != 0))",
+                    f"{indent}    {fail}"]
+        offset = (f"(uint64_t)((int64_t){m.access} - {_literal(how.low)})" if how.low
+                  else f"(uint64_t){m.access}")
+        put = [f"{indent}if (!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
+               f"{indent}    {fail}"]
+        if not how.tests:
+            return put
+        # a value outside the constraint: the tables refuse it, with the member's name
+        test = " && ".join(x.replace("{acc}", m.access) for x in how.tests)
+        return ([f"{indent}if (ASN1H_UNLIKELY(!({test}))) {{"] +
+                [f"    {line}" for line in general] + [f"{indent}}} else {{"] +
+                [f"    {line}" for line in put] + [f"{indent}}}"])
+
+    def present(self, m: MemberLayout) -> str:
+        if "ASN1H_M_DEFAULT" in m.flags or m.bit is None:
+            return f"asn1h_member_encoded(w->e->spec, {self.member(m)}, v)"
+        return f"{self.t.cname}_has_{m.field}(v)"
+
+    def encoder(self, name: str) -> list[str]:
+        t = self.t
+        extensible = "ASN1H_T_EXTENSIBLE" in t.flags
+        out = [f"static int {name}(asn1h_per_out *w, const asn1h_type *t, const void *value)",
+               "{", f"    const {t.cname} *v = (const {t.cname} *)value;"]
+        roots = _roots(t)
+        if t.node.kind == Kind.SEQUENCE:
+            optional = [m for m in roots if _optional(m)]
+            if optional:
+                out.append("    uint64_t preamble = 0;")
+            out += ["    (void)t;", "    (void)w;",
+                    "    (void)v;                                /* SEQUENCE {} writes none */"]
+            if extensible:
+                out += ["    if (asn1h_per_extended(w->e->spec, t, v))   /* additions to write */",
+                        "        return asn1h_per_by_tables(w, t, v);",
+                        "    if (!asn1h_per_put_bits(w, 1, 0))", "        return 0;"]
+            for m in optional:
+                out.append(f"    preamble = preamble << 1 | (uint64_t)({self.present(m)} != 0);")
+            if optional:
+                out += [f"    if (!asn1h_per_put_bits(w, {len(optional)}, preamble))",
+                        "        return 0;"]
+            for m in roots:
+                out.append(f"    /* {m.name} */")
+                if not _optional(m):
+                    out += self.encode_member(m, "    ")
+                    continue
+                k = len(optional) - 1 - optional.index(m)
+                body = self.encode_member(m, "        ")
+                if body:
+                    out += [f"    if ((preamble >> {k}) & 1) {{", *body, "    }"]
+            out.append("    return 1;")
+        else:
+            out += ["    (void)t;", "    switch (v->which) {"]
+            for rank, m in enumerate(_ranked(roots)):
+                out.append(f"    case {m.index + 1}: /* {m.name} */")
+                if extensible:
+                    out += ["        if (!asn1h_per_put_bits(w, 1, 0))", "            return 0;"]
+                out += [f"        if (!asn1h_per_put_number(w, {len(roots) - 1}u, {rank}u))",
+                        "            return 0;"]
+                out += self.encode_member(m, "        ")
+                out.append("        return 1;")
+            out += ["    default:                                /* additions, errors */",
+                    "        return asn1h_per_by_tables(w, t, v);", "    }"]
+        return out + ["}"]
+
+
+def _ranked(roots: list[MemberLayout]) -> list[MemberLayout]:
+    """A CHOICE's root alternatives by their index (X.691 23.6): in the canonical order of
+    their tags, which is the order of definition when one has no tag of its own (as the
+    tables judge, asn1h_per.c: roots_in_tag_order)."""
+    if any(not m.tags for m in roots):
+        return roots
+    return sorted(roots, key=lambda m: (int(m.tags[0].cls), m.tags[0].number))
+
+
+def per_routines(layout: Layout, compiled: list[TypeLayout]) -> list[PerRoutines]:
+    """The PER routines of the compiled types that have them, after the tables."""
+    out = []
+    for t in compiled:
+        if has_per_routines(layout, t):
+            writer = _Writer(layout, t)
+            decoder, encoder = per_names(t)
+            out.append(PerRoutines(t, decoder, encoder,
+                                   writer.decoder(decoder) + [""] + writer.encoder(encoder)))
+    return out
+
+
+def per_names(t: TypeLayout) -> tuple[str, str]:
+    return f"{t.decoder}_per", f"{t.encoder}_per"
