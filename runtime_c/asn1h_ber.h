@@ -741,8 +741,8 @@ int asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
 /* After an extension bit of 1: a SEQUENCE's additions; a CHOICE's alternative. */
 int asn1h_per_additions(asn1h_per_in *r, const asn1h_type *t, void *v);
 int asn1h_per_addition_alternative(asn1h_per_in *r, const asn1h_type *t, void *v);
-/* An error at the reading position, the member's name on its path. */
-int asn1h_per_member_fail(asn1h_per_in *r, const asn1h_member *m, asn1h_code code);
+/* After an error: the member's name on its path; returns 0. */
+int asn1h_per_unwind(asn1h_per_in *r, const asn1h_member *m);
 
 int asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
 int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);

@@ -2005,10 +2005,8 @@ int asn1h_per_member(per_in *r, const asn1h_member *m, void *base)
     return dec_member(r, m, base);
 }
 
-int asn1h_per_member_fail(per_in *r, const asn1h_member *m, asn1h_code code)
+int asn1h_per_unwind(per_in *r, const asn1h_member *m)
 {
-    if (code != ASN1H_OK)
-        in_fail(r, code);
     asn1h_unwind(r->d, m);
     return 0;
 }

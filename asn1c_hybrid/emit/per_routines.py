@@ -112,7 +112,7 @@ class _Writer:
 
     def decode_member(self, m: MemberLayout, indent: str) -> list[str]:
         how = _inline(self.layout, m)
-        fail = f"return asn1h_per_member_fail(r, {self.member(m)}, ASN1H_OK);"
+        fail = f"return asn1h_per_unwind(r, {self.member(m)});"
         count = f"ASN1H_COUNT(r->d, {m.desc_index});"
         if how is None:
             return [f"{indent}if (!asn1h_per_member(r, {self.member(m)}, v))",
