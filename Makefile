@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test grammar bench fuzz coverage clean
+.PHONY: demo study-rrc test grammar bench fuzz coverage clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) examples/personnel/demo.py
 	$(VENV)/bin/asn1c-hybrid study -o out/study
+
+# The same study on PER: LTE RRC downlink traffic in UPER (examples/lte-rrc;
+# out/study-rrc/report.md; docs/study.md, "A PER trace: LTE RRC").
+study-rrc: $(STAMP)
+	$(VENV)/bin/asn1c-hybrid study --spec ../shared/specs/3GPP_LTE_RRC_36331_r14 \
+	    --pdu EUTRA-RRC-Definitions.DL-DCCH-Message --encoding uper \
+	    --trace examples/lte-rrc/traces/dl-dcch-1000.uper --budgets 10,20,40 -o out/study-rrc
 
 test: $(STAMP)
 	$(PY) -m pytest -q

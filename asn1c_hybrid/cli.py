@@ -221,7 +221,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                          + ", ".join(STUDY_COST_MODELS))
     options = StudyOptions(specs, args.pdu, traces, Path(args.output),
                            parse_budgets(args.budgets), list(dict.fromkeys(models)),
-                           args.calibration, list(profiles), args.per_type,
+                           args.calibration, list(profiles), args.per_type, args.encoding,
                            progress=lambda line: print(line, flush=True))
     written = study(api.load(specs), options)
     for path in written:
@@ -372,6 +372,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-type", action="store_true",
                    help="also measure each type compiled alone, and the best selection those "
                         "measurements allow (one more build per type)")
+    p.add_argument("--encoding", choices=("ber", "uper", "aper"), default="ber",
+                   help="the rules of the traces' PDUs (default ber); a PER trace is hex "
+                        "text with one PDU per line, or framed PDUs (docs/selection.md, "
+                        "\"Trace files\"), and the builds carry those rules alone")
     p.set_defaults(handler=cmd_study)
     return parser
 

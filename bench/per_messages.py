@@ -2,6 +2,23 @@
 asn1tools (CAM, LTE RRC) and pycrate (S1AP, whose information object sets asn1tools cannot
 compile for PER) take them."""
 
+import importlib.util
+from pathlib import Path
+
+
+def _example(name: str, folder: str):
+    """A module of examples/ by its path (the examples' scripts share names)."""
+    path = Path(__file__).resolve().parent.parent / "examples" / folder / "traffic.py"
+    found = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+# the LTE RRC traffic generator, whose carriers and report configurations the one
+# RRC message below measures too
+_LTE_RRC = _example("lte_rrc_traffic", "lte-rrc")
+
 # ETSI ITS CAM of a passenger car: the basic and high-frequency containers, the message
 # every vehicle sends up to ten times a second
 CAM = {
@@ -37,35 +54,8 @@ RRC = ("c1", ("rrcConnectionReconfiguration", {
     "rrc-TransactionIdentifier": 1,
     "criticalExtensions": ("c1", ("rrcConnectionReconfiguration-r8", {
         "measConfig": {
-            "measObjectToAddModList": [
-                {"measObjectId": 1, "measObject": ("measObjectEUTRA", {
-                    "carrierFreq": 1850, "allowedMeasBandwidth": "mbw50",
-                    "presenceAntennaPort1": True, "neighCellConfig": (b"\x40", 2),
-                    "cellsToAddModList": [
-                        {"cellIndex": 1, "physCellId": 101, "cellIndividualOffset": "dB0"},
-                        {"cellIndex": 2, "physCellId": 102, "cellIndividualOffset": "dB2"},
-                        {"cellIndex": 3, "physCellId": 215, "cellIndividualOffset": "dB-2"}]})},
-                {"measObjectId": 2, "measObject": ("measObjectEUTRA", {
-                    "carrierFreq": 3100, "allowedMeasBandwidth": "mbw100",
-                    "presenceAntennaPort1": False, "neighCellConfig": (b"\x40", 2),
-                    "offsetFreq": "dB3"})}],
-            "reportConfigToAddModList": [
-                {"reportConfigId": 1, "reportConfig": ("reportConfigEUTRA", {
-                    "triggerType": ("event", {
-                        "eventId": ("eventA3", {"a3-Offset": 6, "reportOnLeave": False}),
-                        "hysteresis": 2, "timeToTrigger": "ms320"}),
-                    "triggerQuantity": "rsrp", "reportQuantity": "both", "maxReportCells": 4,
-                    "reportInterval": "ms240", "reportAmount": "r8"})},
-                {"reportConfigId": 2, "reportConfig": ("reportConfigEUTRA", {
-                    "triggerType": ("event", {
-                        "eventId": ("eventA2", {"a2-Threshold": ("threshold-RSRP", 30)}),
-                        "hysteresis": 1, "timeToTrigger": "ms640"}),
-                    "triggerQuantity": "rsrp", "reportQuantity": "sameAsTriggerQuantity",
-                    "maxReportCells": 1, "reportInterval": "ms480", "reportAmount": "r1"})},
-                {"reportConfigId": 3, "reportConfig": ("reportConfigEUTRA", {
-                    "triggerType": ("periodical", {"purpose": "reportStrongestCells"}),
-                    "triggerQuantity": "rsrq", "reportQuantity": "both", "maxReportCells": 8,
-                    "reportInterval": "ms1024", "reportAmount": "infinity"})}],
+            "measObjectToAddModList": _LTE_RRC.MEAS_OBJECTS,
+            "reportConfigToAddModList": _LTE_RRC.REPORT_CONFIGS,
             "measIdToAddModList": [
                 {"measId": 1, "measObjectId": 1, "reportConfigId": 1},
                 {"measId": 2, "measObjectId": 1, "reportConfigId": 2},

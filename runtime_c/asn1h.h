@@ -226,7 +226,8 @@ enum {
 #define ASN1H_T_EXTENSIBLE   0x01u    /* "...": unknown additions are kept (SEQUENCE, SET:
                                          see the extension entry; CHOICE: `u.unknown_`) */
 #define ASN1H_T_NAMED_BITS   0x02u    /* BIT STRING with named bits: DER drops trailing 0s */
-#define ASN1H_T_DENSE        0x04u    /* ENUMERATED whose items are 0, 1, 2, ...: no values */
+#define ASN1H_T_DENSE        0x04u    /* ENUMERATED whose items are 0, 1, 2, ...: no values;
+                                         CHOICE whose roots' PER indices are 0, 1, 2, ... */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
 #define ASN1H_T_FIXED_SIZE   0x10u    /* BIT STRING (SIZE(n)): JER writes it as bare hex */
 #define ASN1H_T_CONTAINING   0x20u    /* OCTET STRING (CONTAINING open type): an asn1h_open
@@ -272,7 +273,9 @@ typedef uint8_t *asn1h_encode_fn(asn1h_enc *e, uint8_t *p, const void *value);
  *                  which unknown additions come (count: after the last)
  *   CHOICE         the same; `which` (uint32_t) is the struct's first member: 0 none, i+1
  *                  members[i], ASN1H_WHICH_UNKNOWN an unknown alternative kept in
- *                  `u.unknown_` (an asn1h_bytes at the offset of every alternative)
+ *                  `u.unknown_` (an asn1h_bytes at the offset of every alternative).
+ *                  With ASN1H_T_DENSE, its `extra` root alternatives come first, in the
+ *                  canonical order of their tags: members[i]'s PER index is i
  *   SEQUENCE OF    first: the element's member entry; aux: routines as above
  *   INTEGER        aux: storage (ASN1H_INT_*)
  *   ENUMERATED     aux: storage; extra: how many items are the root's; first, count: its
@@ -354,6 +357,10 @@ typedef struct asn1h_constraint {
 #define ASN1H_PER_SIZE_UB   0x10u   /* sizes: an upper bound */
 #define ASN1H_PER_SIZE_EXT  0x20u   /* sizes: extensible */
 #define ASN1H_PER_CHARS     0x40u   /* a permitted alphabet */
+#define ASN1H_PER_DECIDES   0x80u   /* these bounds are the whole constraint (one interval
+                                       of values or of sizes, bounded, not extensible):
+                                       PER, which refuses a number outside them, need not
+                                       check it again */
 
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
@@ -498,7 +505,7 @@ asn1h_code asn1h_encode(const asn1h_type *type, const void *value, uint8_t *buf,
 
 /* The Packed Encoding Rules (X.691, asn1h_per.c): unaligned (UPER) or aligned (APER),
  * canonical.  Decoding reads one complete encoding (whole octets, *consumed of them);
- * encoding writes one into buf[0..cap).  The values, flags and errors are those of BER;
+ * encoding writes one into buf[0..cap) (and may write 0s after it, up to cap).  The values, flags and errors are those of BER;
  * an error's offset is the octet where the failing value starts. */
 #define ASN1H_UPER 0u
 #define ASN1H_APER 1u

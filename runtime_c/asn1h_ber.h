@@ -51,6 +51,20 @@ ASN1H_INLINE uint64_t asn1h_load_be64(const uint8_t *p)
 #endif
 }
 
+/* The same, stored. */
+ASN1H_INLINE void asn1h_store_be64(uint8_t *p, uint64_t v)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, sizeof v);
+#else
+    unsigned i;
+    for (i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (56 - 8 * i));
+#endif
+}
+
 #define ASN1H_MAX_TAGS 8          /* tags on one member, explicit wrappers included */
 
 #ifdef ASN1H_PROFILE

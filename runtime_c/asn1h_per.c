@@ -50,6 +50,13 @@ static per_bounds bounds_of(const asn1h_spec *spec, const asn1h_type *t)
     return b;
 }
 
+/* Whether a value of t needs its constraint checked beyond what PER encodes. */
+ASN1H_INLINE int to_check(const asn1h_spec *spec, const asn1h_type *t)
+{
+    return ASN1H_UNLIKELY(t->extra) && asn1h_constrained(t) && spec->codecs->satisfies
+        && !(spec->constraints[t->extra - 1].per & ASN1H_PER_DECIDES);
+}
+
 static unsigned bit_length(uint64_t v)
 {
     unsigned n = 0;
@@ -81,30 +88,52 @@ static int in_fail(per_in *r, asn1h_code code)
 
 static int get_bits(per_in *r, unsigned n, uint64_t *v)
 {
+    size_t i = r->pos >> 3;
+    unsigned bit = (unsigned)(r->pos & 7);
     uint64_t x = 0;
     if (n > r->end - r->pos)
         return in_fail(r, ASN1H_ERR_TRUNCATED);
-    if (n && (r->pos & 7) + n <= 64) {      /* the octets holding them, in one word */
-        size_t i = r->pos >> 3, last = (r->pos + n - 1) >> 3;
-        unsigned loaded = 8 * (unsigned)(last - i + 1);
-        for (; i <= last; i++)
-            x = x << 8 | r->buf[i];
-        x >>= loaded - (unsigned)(r->pos & 7) - n;
-        *v = n == 64 ? x : x & ((UINT64_C(1) << n) - 1);
+    if (n && bit + n <= 64) {
+        if ((r->end >> 3) - i >= 8) {       /* eight octets of input: one load (USC) */
+            x = asn1h_load_be64(r->buf + i) << bit >> (64 - n);
+        } else {                            /* near the end: the octets holding them */
+            size_t last = (r->pos + n - 1) >> 3;
+            unsigned loaded = 8 * (unsigned)(last - i + 1);
+            for (; i <= last; i++)
+                x = x << 8 | r->buf[i];
+            x >>= loaded - bit - n;
+            x = n == 64 ? x : x & ((UINT64_C(1) << n) - 1);
+        }
+        *v = x;
         r->pos += n;
         return 1;
     }
     while (n) {
-        unsigned bit = (unsigned)(r->pos & 7), take = 8 - bit;
+        unsigned take = 8 - bit;
         uint8_t byte = r->buf[r->pos >> 3];
         if (take > n)
             take = n;
         x = (x << take) | (uint64_t)((byte >> (8 - bit - take)) & ((1u << take) - 1));
         r->pos += take;
         n -= take;
+        bit = (unsigned)(r->pos & 7);
     }
     *v = x;
     return 1;
+}
+
+/* n bits (1 <= n <= 57) that the input is known to hold: one load, or get_bits near the
+ * end of the input (its checks then pass). */
+ASN1H_INLINE uint64_t read_bits(per_in *r, unsigned n)
+{
+    uint64_t x;
+    if ((r->end >> 3) - (r->pos >> 3) >= 8) {
+        x = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        return x;
+    }
+    get_bits(r, n, &x);
+    return x;
 }
 
 static int get_bit(per_in *r, unsigned *bit)
@@ -138,8 +167,11 @@ ASN1H_INLINE void copy_octets(const per_in *r, uint8_t *out, size_t n)
             memcpy(out, p, n);
         return;
     }
-    for (i = 0; i < n; i++)                 /* each octet from two: p[n] still holds bits
-                                               of the last, since pos + 8n <= end */
+    /* each octet from two: p[n] still holds bits of the last, since pos + 8n <= end;
+       eight at a time while they last (USC's word-wide copy) */
+    for (i = 0; i + 8 <= n; i += 8)
+        asn1h_store_be64(out + i, asn1h_load_be64(p + i) << shift | p[i + 8] >> (8 - shift));
+    for (; i < n; i++)
         out[i] = (uint8_t)(p[i] << shift | p[i + 1] >> (8 - shift));
 }
 
@@ -278,23 +310,41 @@ static int out_fail(per_out *w, asn1h_code code)
 
 static int put_bits(per_out *w, unsigned n, uint64_t v)
 {
+    size_t i = w->pos >> 3;
+    unsigned bit = (unsigned)(w->pos & 7);
     if (n > w->cap - w->pos)
         return out_fail(w, ASN1H_ERR_BUFFER);
-    if (w->buf) {
-        while (n) {
-            unsigned bit = (unsigned)(w->pos & 7), take = 8 - bit;
-            if (take > n)
-                take = n;
-            if (!bit)                       /* a fresh octet: the buffer is not cleared */
-                w->buf[w->pos >> 3] = 0;
-            w->buf[w->pos >> 3] |= (uint8_t)(((v >> (n - take)) & ((1u << take) - 1))
-                                             << (8 - bit - take));
-            w->pos += take;
-            n -= take;
+    if (w->buf && n) {
+        if (bit + n <= 64) {                /* the partial octet's bits, then v's n bits,
+                                               in one word: what follows them is not
+                                               written yet, and takes 0s */
+            uint64_t x = (v << (64 - n)) >> bit;
+            if (bit)
+                x |= (uint64_t)(w->buf[i] >> (8 - bit)) << (64 - bit);
+            if ((w->cap >> 3) - i >= 8) {
+                asn1h_store_be64(w->buf + i, x);
+            } else {                        /* near the end: only the octets they take */
+                unsigned k, octets = (bit + n + 7) >> 3;
+                for (k = 0; k < octets; k++, x <<= 8)
+                    w->buf[i + k] = (uint8_t)(x >> 56);
+            }
+        } else {
+            unsigned rest = n;
+            while (rest) {
+                unsigned take = 8 - bit;
+                if (take > rest)
+                    take = rest;
+                if (!bit)
+                    w->buf[i] = 0;
+                w->buf[i] |= (uint8_t)(((v >> (rest - take)) & ((1u << take) - 1))
+                                       << (8 - bit - take));
+                rest -= take;
+                bit = (bit + take) & 7;
+                i += !bit;
+            }
         }
-    } else {
-        w->pos += n;
     }
+    w->pos += n;
     return 1;
 }
 
@@ -317,7 +367,12 @@ static int put_octets(per_out *w, const uint8_t *p, size_t n)
                                                its first bits, the next starts fresh */
         uint8_t *q = w->buf + w->pos / 8;
         unsigned shift = (unsigned)(w->pos & 7);
-        for (i = 0; i < n; i++) {
+        for (i = 0; i + 8 <= n; i += 8) {   /* eight at a time: one load, one store */
+            uint64_t x = asn1h_load_be64(p + i);
+            q[i] = (uint8_t)((q[i] & (0xFFu << (8 - shift))) | (unsigned)(x >> (56 + shift)));
+            asn1h_store_be64(q + i + 1, x << (8 - shift));
+        }
+        for (; i < n; i++) {
             q[i] = (uint8_t)((q[i] & (0xFFu << (8 - shift))) | p[i] >> shift);
             q[i + 1] = (uint8_t)(p[i] << (8 - shift));
         }
@@ -556,18 +611,48 @@ static int store_int(per_in *r, const asn1h_type *t, void *v, const uint8_t *oct
     return 1;
 }
 
+/* Stores a number into the C storage of an INTEGER or ENUMERATED, as BER decoding would
+ * (refused, at the number's first bit, when the storage cannot hold it). */
 static int store_number(per_in *r, const asn1h_type *t, void *v, int64_t x, size_t at)
 {
-    uint8_t octets[8];
-    unsigned n = 8;
-    while (n > 1 && ((x >> (8 * (n - 1) - 1)) == 0 || (x >> (8 * (n - 1) - 1)) == -1))
-        n--;
-    {
-        unsigned i;
-        for (i = 0; i < n; i++)
-            octets[i] = (uint8_t)((uint64_t)x >> (8 * (n - 1 - i)));
+    switch (asn1h_storage(t)) {
+    case ASN1H_INT_BIG:
+        ((asn1h_int *)v)->v = x;
+        return 1;
+    case ASN1H_INT_I8:
+        if (x < INT8_MIN || x > INT8_MAX) break;
+        *(int8_t *)v = (int8_t)x;
+        return 1;
+    case ASN1H_INT_U8:
+        if (x < 0 || x > UINT8_MAX) break;
+        *(uint8_t *)v = (uint8_t)x;
+        return 1;
+    case ASN1H_INT_I16:
+        if (x < INT16_MIN || x > INT16_MAX) break;
+        *(int16_t *)v = (int16_t)x;
+        return 1;
+    case ASN1H_INT_U16:
+        if (x < 0 || x > UINT16_MAX) break;
+        *(uint16_t *)v = (uint16_t)x;
+        return 1;
+    case ASN1H_INT_I32:
+        if (x < INT32_MIN || x > INT32_MAX) break;
+        *(int32_t *)v = (int32_t)x;
+        return 1;
+    case ASN1H_INT_U32:
+        if (x < 0 || x > (int64_t)UINT32_MAX) break;
+        *(uint32_t *)v = (uint32_t)x;
+        return 1;
+    case ASN1H_INT_I64:
+        *(int64_t *)v = x;
+        return 1;
+    default:
+        if (x < 0) break;
+        *(uint64_t *)v = (uint64_t)x;
+        return 1;
     }
-    return store_int(r, t, v, octets, n, at);
+    asn1h_fail(r->d, ASN1H_ERR_CONSTRAINT, r->buf + at / 8);
+    return 0;
 }
 
 static int dec_integer(per_in *r, const asn1h_type *t, void *v)
@@ -689,10 +774,16 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                 cap = need;
             }
         }
-        for (i = 0; i < n; i++) {
-            uint64_t x;
-            if (!get_bits(r, bits, &x))
-                return NULL;
+        if (bits == 1 && !a) {              /* bits: octets, then the rest (total: a
+                                               multiple of 16K) */
+            copy_octets(r, out + total / 8, n / 8);
+            r->pos += 8 * (n / 8);
+            if (n % 8)
+                out[(total + n) / 8] = (uint8_t)(read_bits(r, (unsigned)(n % 8))
+                                                 << (8 - n % 8));
+        }
+        for (i = bits == 1 && !a ? n : 0; i < n; i++) {    /* the input holds them all */
+            uint64_t x = bits ? read_bits(r, bits) : 0;
             if (a) {
                 uint32_t c;
                 unsigned u;
@@ -700,9 +791,6 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                     return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
                 for (u = 0; u < out_unit; u++)
                     out[(total + i) * out_unit + u] = (uint8_t)(c >> (8 * (out_unit - 1 - u)));
-            } else if (bits == 1) {
-                if (x)
-                    out[(total + i) / 8] |= (uint8_t)(0x80u >> ((total + i) % 8));
             } else {
                 out[total + i] = (uint8_t)x;
             }
@@ -938,35 +1026,33 @@ static int addition_next(addition_cursor *c, addition *a)
 
 /* Members [first, first + count) of a SEQUENCE or SET as PER encodes a root (or a group):
  * a bit per OPTIONAL or DEFAULT one, then the present ones. */
+/* Bit k of a preamble of n bits held 64 to a word, the first bit of each word highest. */
+static unsigned preamble_bit(const uint64_t *words, unsigned n, unsigned k)
+{
+    unsigned width = n - k / 64 * 64 < 64 ? n - k / 64 * 64 : 64;
+    return (unsigned)(words[k / 64] >> (width - 1 - k % 64)) & 1;
+}
+
 static int dec_components(per_in *r, const asn1h_member *members, unsigned first,
                           unsigned count, int root, void *v)
 {
-    uint8_t present[32];
-    unsigned i, k = 0;
-    memset(present, 0, sizeof present);
-    for (i = first; i < first + count; i++) {
-        const asn1h_member *m = &members[i];
-        unsigned bit;
-        if (root && (m->flags & ASN1H_M_EXTENSION))
-            continue;
-        if (!(m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)))
-            continue;
-        if (!get_bit(r, &bit))
+    uint64_t present[4];                    /* the preamble: bit k of word k / 64 */
+    unsigned i, k = 0, n = 0;
+    for (i = first; i < first + count; i++)
+        n += (members[i].flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT))
+             && !(root && (members[i].flags & ASN1H_M_EXTENSION));
+    if (n > 64 * 4)
+        return in_fail(r, ASN1H_ERR_VALUE);
+    for (k = 0; k < n; k += 64)             /* read 64 bits at a time, first bit high */
+        if (!get_bits(r, n - k < 64 ? n - k : 64, &present[k / 64]))
             return 0;
-        if (bit)
-            present[k / 8] |= (uint8_t)(1u << (k % 8));
-        k++;
-        if (k > 8 * sizeof present)
-            return in_fail(r, ASN1H_ERR_VALUE);
-    }
     k = 0;
     for (i = first; i < first + count; i++) {
         const asn1h_member *m = &members[i];
         if (root && (m->flags & ASN1H_M_EXTENSION))
             continue;
         if (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)) {
-            unsigned here = (present[k / 8] >> (k % 8)) & 1;
-            k++;
+            unsigned here = preamble_bit(present, n, k++);
             if (!here) {
                 if (m->flags & ASN1H_M_DEFAULT)
                     asn1h_set_default(r->d, m, v);
@@ -1128,7 +1214,8 @@ static int dec_choice(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_spec *spec = r->d->spec;
     const asn1h_member *members = spec->members + t->first;
-    unsigned ext = 0, i, roots = root_count(members, t->count);
+    unsigned ext = 0, i, roots = (t->flags & ASN1H_T_DENSE) ? t->extra
+                                                         : root_count(members, t->count);
     uint64_t k;
     uint32_t which;
     if ((t->flags & ASN1H_T_EXTENSIBLE) && !get_bit(r, &ext))
@@ -1136,7 +1223,7 @@ static int dec_choice(per_in *r, const asn1h_type *t, void *v)
     if (!ext) {
         if (!roots || !get_constrained(r, roots - 1u, &k))
             return roots ? 0 : in_fail(r, ASN1H_ERR_CHOICE);
-        i = root_of_rank(spec, members, t->count, k);
+        i = (t->flags & ASN1H_T_DENSE) ? (unsigned)k : root_of_rank(spec, members, t->count, k);
         which = i + 1;
         memcpy(v, &which, sizeof which);
         return dec_member(r, &members[i], v);
@@ -1286,8 +1373,8 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
     default:
         return in_fail(r, ASN1H_ERR_VALUE);
     }
-    if (ok && asn1h_constrained(t) && !(r->d->flags & ASN1H_SKIP_CONSTRAINTS)
-        && r->d->spec->codecs->satisfies && !r->d->spec->codecs->satisfies(r->d->spec, t, v)) {
+    if (ok && !(r->d->flags & ASN1H_SKIP_CONSTRAINTS) && to_check(r->d->spec, t)
+        && !r->d->spec->codecs->satisfies(r->d->spec, t, v)) {
         asn1h_fail(r->d, ASN1H_ERR_CONSTRAINT, r->buf + at / 8);
         return 0;
     }
@@ -1443,8 +1530,14 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     const uint8_t *octets;
     size_t n, chunk;
     int64_t x;
-    int big, root;
-    integer_value(t, v, &x, &big, &octets, &n, scratch);
+    int big = 0, root;
+    if (asn1h_storage(t) != ASN1H_INT_BIG && asn1h_storage(t) != ASN1H_INT_U64) {
+        x = asn1h_load_int(asn1h_storage(t), v);    /* the octets only when written */
+        octets = NULL;
+        n = 0;
+    } else {
+        integer_value(t, v, &x, &big, &octets, &n, scratch);
+    }
     root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
                 : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
     if (b.flags & ASN1H_PER_VALUE_EXT) {
@@ -1455,6 +1548,8 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     }
     if (root && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB))
         return put_constrained(w, (uint64_t)b.ub - (uint64_t)b.lb, (uint64_t)x - (uint64_t)b.lb);
+    if (!octets)
+        octets = asn1h_int_octets(t, v, scratch, &n);
     if (root && (b.flags & ASN1H_PER_LB)) {      /* semi-constrained: x - lb, unsigned */
         uint8_t diff[138];
         const uint8_t *offset;
@@ -1475,9 +1570,11 @@ static int enc_enumerated(per_out *w, const asn1h_type *t, const void *v)
 {
     int64_t x = asn1h_load_int(asn1h_storage(t), v);
     unsigned k;
-    for (k = 0; k < t->count; k++)
-        if (((t->flags & ASN1H_T_DENSE) ? (int64_t)k : w->e->spec->enum_values[t->first + k]) == x)
-            break;
+    if (t->flags & ASN1H_T_DENSE)
+        k = x >= 0 && x < (int64_t)t->count ? (unsigned)x : t->count;
+    else
+        for (k = 0; k < t->count && w->e->spec->enum_values[t->first + k] != x; k++)
+            ;
     if (k == t->count)
         return out_fail(w, ASN1H_ERR_VALUE);
     if (k < t->extra) {
@@ -1486,6 +1583,19 @@ static int enc_enumerated(per_out *w, const asn1h_type *t, const void *v)
         return put_constrained(w, t->extra - 1u, k);
     }
     return put_bits(w, 1, 1) && put_small(w, k - t->extra);
+}
+
+/* Bits of a BIT STRING; past its own, 0 (the padding up to a lower bound). */
+typedef struct bit_items {
+    const uint8_t *buf;
+    size_t have;
+} bit_items;
+
+static int bit_item(const void *data, size_t i, uint64_t *x)
+{
+    const bit_items *b = (const bit_items *)data;
+    *x = i < b->have ? (b->buf[i / 8] >> (7 - i % 8)) & 1 : 0;
+    return 1;
 }
 
 /* Items with their length determinant(s), as dec_items reads them.  `get` gives item i
@@ -1513,6 +1623,19 @@ static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits
         if (bits == 8 && !get) {
             if (!put_octets(w, (const uint8_t *)data + done, chunk))
                 return 0;
+        } else if (get == bit_item) {       /* a BIT STRING's own bits as octets, then 0s
+                                               (done: a multiple of 16K) */
+            const bit_items *items = (const bit_items *)data;
+            size_t own = items->have > done ? items->have - done : 0, rest;
+            if (own > chunk)
+                own = chunk;
+            if (!put_octets(w, items->buf + done / 8, own / 8)
+                || (own % 8 && !put_bits(w, (unsigned)(own % 8),
+                                         items->buf[(done + own) / 8] >> (8 - own % 8))))
+                return 0;
+            for (rest = chunk - own; rest; rest -= rest < 32 ? rest : 32)
+                if (!put_bits(w, rest < 32 ? (unsigned)rest : 32, 0))
+                    return 0;
         } else {
             for (i = 0; i < chunk; i++) {
                 uint64_t x;
@@ -1528,19 +1651,6 @@ static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits
         if (before < FRAGMENT)
             return 1;
     }
-}
-
-/* Bits of a BIT STRING; past its own, 0 (the padding up to a lower bound). */
-typedef struct bit_items {
-    const uint8_t *buf;
-    size_t have;
-} bit_items;
-
-static int bit_item(const void *data, size_t i, uint64_t *x)
-{
-    const bit_items *b = (const bit_items *)data;
-    *x = i < b->have ? (b->buf[i / 8] >> (7 - i % 8)) & 1 : 0;
-    return 1;
 }
 
 typedef struct char_items {
@@ -1687,22 +1797,31 @@ static int member_out(per_out *w, const void *what, const void *base)
 static int enc_components(per_out *w, const asn1h_member *members, unsigned first,
                           unsigned count, int root, const void *v)
 {
-    unsigned i;
+    uint64_t present[4] = {0, 0, 0, 0};     /* the preamble, as dec_components reads it */
+    unsigned i, k, n = 0;
     for (i = first; i < first + count; i++) {
         const asn1h_member *m = &members[i];
         if ((root && (m->flags & ASN1H_M_EXTENSION))
             || !(m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)))
             continue;
-        if (!put_bits(w, 1, (uint64_t)asn1h_member_encoded(w->e->spec, m, v)))
-            return 0;
+        if (n >= 64 * 4)
+            return out_fail(w, ASN1H_ERR_VALUE);
+        present[n / 64] = present[n / 64] << 1
+                          | (uint64_t)asn1h_member_encoded(w->e->spec, m, v);
+        n++;
     }
-    for (i = first; i < first + count; i++) {
+    for (k = 0; k < n; k += 64)
+        if (!put_bits(w, n - k < 64 ? n - k : 64, present[k / 64]))
+            return 0;
+    for (i = first, k = 0; i < first + count; i++) {
         const asn1h_member *m = &members[i];
         if (root && (m->flags & ASN1H_M_EXTENSION))
             continue;
-        if ((m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT))
-            && !asn1h_member_encoded(w->e->spec, m, v))
-            continue;
+        if (m->flags & (ASN1H_M_OPTIONAL | ASN1H_M_DEFAULT)) {
+            unsigned here = preamble_bit(present, n, k++);
+            if (!here)
+                continue;
+        }
         if (!enc_member(w, m, v))
             return 0;
     }
@@ -1902,8 +2021,9 @@ static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
         return enc_choice_addition(w, t, v);
     if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
         return 0;
-    if (!put_constrained(w, root_count(members, t->count) - 1u,
-                         root_rank(spec, members, t->count, i)))
+    if ((t->flags & ASN1H_T_DENSE) ? !put_constrained(w, t->extra - 1u, i)
+        : !put_constrained(w, root_count(members, t->count) - 1u,
+                           root_rank(spec, members, t->count, i)))
         return 0;
     return enc_member(w, &members[i], v);
 }
@@ -1947,7 +2067,7 @@ static int open_value_out(per_out *w, const void *what, const void *v)
 static int enc_value(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_codecs *codecs = w->e->spec->codecs;
-    if (asn1h_constrained(t) && codecs->satisfies && !codecs->satisfies(w->e->spec, t, v))
+    if (to_check(w->e->spec, t) && !codecs->satisfies(w->e->spec, t, v))
         return out_fail(w, ASN1H_ERR_CONSTRAINT);
     switch ((asn1h_kind)t->kind) {
     case ASN1H_BOOLEAN:

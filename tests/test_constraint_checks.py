@@ -210,6 +210,55 @@ def test_constrained_pdus_on_every_path(builds, reference, pdu, value, allowed):
             assert f"Constraints.{pdu}" in result.stderr.decode()
 
 
+# -- PER: a value inside the PER-visible bounds but outside the constraint ---------------
+# (type, value, allowed, UPER, APER), the encodings made by hand from X.691 (asn1tools
+# cannot compile Prime's value set for PER): a constrained whole number in the bits of
+# its range, or for APER's range of 601 two aligned octets; a length in the bits of its
+# range, APER aligning the octets after it
+PER_CASES = [
+    ("Signed", 0, False, "4b00", "012c"),          # PER sees -300..300: 300 in 10 bits
+    ("Signed", 100, True, "6400", "0190"),
+    ("Prime", 6, False, "80", "80"),               # PER sees 2..7: 4 in 3 bits
+    ("Prime", 7, True, "a0", "a0"),
+    ("Blob", b"123", False, "66264660", "60313233"),       # PER sees SIZE (0..4)
+    ("Blob", b"1234", True, "8626466680", "8031323334"),
+    ("Small", 10, True, "90", "90"),               # PER's bounds are all of it
+    ("List", [1, 10], True, "4240", "4240"),
+]
+
+
+@pytest.mark.parametrize("rules", ["uper", "aper"])
+@pytest.mark.parametrize("pdu,value,allowed,uper,aper", PER_CASES,
+                         ids=[f"{c[0]}={c[1]!r}" for c in PER_CASES])
+def test_per_checks_what_its_bounds_do_not_say(builds, reference, pdu, value, allowed, uper,
+                                               aper, rules):
+    """PER's bounds take each of these values; the constraint decides, decoding and
+    encoding, on every path.  Where PER's bounds are the whole constraint
+    (ASN1H_PER_DECIDES) they alone judge.  An allowed value decodes to asn1tools' DER of
+    it, a refused one, unchecked, to its JER: so the hand-made encodings are the values'."""
+    data = bytes.fromhex(uper if rules == "uper" else aper)
+    der = reference.encode(pdu, value)
+    for mode, build in builds.items():
+        def run(*options, output=rules):
+            return build.run("-p", f"Constraints.{pdu}", "-i", rules, "-o", output,
+                             *options, "-", input=data, check=False)
+        result = run()
+        if allowed:
+            assert result.returncode == 0 and result.stdout == data, \
+                (mode, result.stderr.decode())
+            assert run(output="der").stdout == der, mode
+            continue
+        lax = run("--skip-constraints", output="jer")   # JER checks no constraint
+        assert lax.returncode == 0, (mode, lax.stderr.decode())
+        assert json.loads(lax.stdout) == (value.hex().upper() if isinstance(value, bytes)
+                                          else value), mode
+        assert result.returncode == 1, mode
+        assert f"Constraints.{pdu}: {CONSTRAINT_ERROR}" in result.stderr.decode(), mode
+        again = run("--skip-constraints")               # decoded, then refused by the encoder
+        assert again.returncode == 1 and again.stdout == b"", mode
+        assert CONSTRAINT_ERROR in again.stderr.decode(), mode
+
+
 # -- what the front end hands the runtime -------------------------------------------------
 @pytest.fixture(scope="module")
 def graph():

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import asn1tools
@@ -241,6 +243,48 @@ def test_application_protocol_messages_round_trip(name):
         truncated = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-",
                               input=data[:len(data) // 2], check=False)
         assert truncated.returncode == 1 and b"input ends inside a value" in truncated.stderr
+
+
+# (value, its UPER by hand): the extension bit, then the index among the roots in one bit
+TAGGED = [(("first", 5), "28"),        # 0, index 0, 5 in 3 bits: 0 0 101
+          (("later", False), "40"),    # 0, index 1, FALSE: 0 1 0
+          (("added", None), "800100")]  # 1, addition 0 as a normally small number
+                                        # (0 000000), then the open type: length 1, 00
+
+
+def test_a_choice_index_follows_the_canonical_order_of_its_tags(tmp_path):
+    """X.691 23 (CHOICE): the root alternatives take their indices in the canonical order of
+    their tags (X.680 8.6), not in the order of definition.  PerTest.Tagged defines [2]
+    before [0].  pycrate and asn1tools number them in the order of definition, so they are
+    no reference here; asn1c 0.9.28 (its to_canonical_order map) is, with X.691 and the
+    hand-made encodings above.  The tables rank the tags at run time (the CHOICE is not
+    DENSE), the compiled routine at generation time."""
+    s = spec("per")
+    der = s.reference["der"]
+    asn1c = None
+    if shutil.which("asn1c"):
+        module = tmp_path / "Tagged.asn"
+        text = PER_SPEC[0].read_text()
+        start = text.index("Tagged ::= CHOICE")
+        module.write_text("PerTest DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
+                          + text[start:text.index("}", start) + 1] + "\nEND\n")
+        subprocess.run(["asn1c", "-gen-PER", "-fcompound-names", str(module)], cwd=tmp_path,
+                       check=True, capture_output=True)
+        asn1c = tmp_path / "converter"
+        subprocess.run(["gcc", "-DPDU=Tagged", "-I", str(tmp_path), "-o", str(asn1c),
+                        *map(str, sorted(tmp_path.glob("*.c")))], check=True,
+                       capture_output=True)
+    for value, by_hand in TAGGED:
+        encoded = der.encode("Tagged", value)
+        for mode in MODES:
+            ours = s.run(mode, "Tagged", encoded, "ber", "uper")
+            assert ours.returncode == 0 and ours.stdout.hex() == by_hand, (mode, value)
+            back = s.run(mode, "Tagged", ours.stdout, "uper", "der")
+            assert back.stdout == encoded, (mode, value)
+        if asn1c is not None:
+            theirs = subprocess.run([str(asn1c), "-iber", "-oper", "-"], input=encoded,
+                                    capture_output=True, check=True).stdout
+            assert theirs.hex() == by_hand, value
 
 
 def test_a_character_outside_its_repertoire_is_refused():

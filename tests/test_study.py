@@ -198,3 +198,31 @@ def test_per_type_best_selection_by_hand():
     assert half.chosen_share == pytest.approx(60 / 150)              # the model's {A}
     assert result.best(100).best_share == 1.0 and result.best(0).best_share == 0.0
     assert "M.C,1.0000,25,40.0,50.0" in result.csv_text()
+
+
+def test_a_per_trace_is_studied_in_per(tmp_path, repo_root):
+    """`--encoding uper`: the trace is framed UPER (asn1tools' encodings); every build
+    carries UPER alone, decodes the PDUs and writes each one back as it was."""
+    import asn1tools
+    spec = repo_root / "tests" / "specs" / "per" / "PerTest.asn"
+    codec = asn1tools.compile_files([str(spec)], "uper")
+    values = [{"id": 3}, {"id": 7, "note": "hello", "added": 200},
+              {"id": 16, "grouped": True, "extra": "x", "after": "green"}] * 4
+    trace = tmp_path / "records.uper"
+    trace.write_bytes(b"".join(len(p).to_bytes(4, "big") + p
+                               for p in (codec.encode("Record", v) for v in values)))
+    out = tmp_path / "out"
+    assert cli.main(["study", "--spec", str(spec), "--pdu", "PerTest.Record", "--trace",
+                     str(trace), "--encoding", "uper", "--budgets", "50", "--cost-models",
+                     "units", "-o", str(out)]) == 0
+    _, table = rows(out / "records" / "study.csv")
+    assert [int(r["budget_percent"]) for r in table] == [0, 50, 100]
+    interpreted, compiled = table[0], table[-1]
+    assert int(compiled["instructions"]) < int(interpreted["instructions"])
+    assert int(compiled["code_bytes"]) > int(interpreted["code_bytes"])
+    report = (out / "report.md").read_text()
+    assert f"({len(values)} PDUs" in report
+    assert "The traces are UPER" in report and "--encoding uper" in report
+    assert "## Encodings" not in report            # every PDU written back as it came
+    driver = next((out / "build").glob("build-*/generated/measure_driver.c")).read_text()
+    assert "spec_decode_per" in driver and "asn1h_decode(" not in driver

@@ -101,3 +101,38 @@ def test_presence_bits_stop_at_255_with_a_clear_error(tmp_path):
     with pytest.raises(CompileError) as error:
         generated(spec)
     assert "Wide.W has more than 255 OPTIONAL" in str(error.value)
+
+
+def test_per_indices_and_checks_are_settled_when_generating(tmp_path):
+    """A CHOICE whose roots come first and in tag order is DENSE, `extra` counting its
+    roots: alternative i has PER index i.  One defined out of tag order is not (the
+    runtime ranks its tags).  A constraint record whose PER bounds are the whole
+    constraint says ASN1H_PER_DECIDES; one with a hole in it (a union), an extensible one
+    and one that PER does not see (a UTF8String's size) do not.  Both are checked on the
+    wire by tests/test_per.py (PerTest.Tagged) and tests/test_constraint_checks.py."""
+    spec = tmp_path / "Ranks.asn"
+    spec.write_text(
+        "Ranks DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
+        "InOrder ::= CHOICE { a INTEGER (0..7), b BOOLEAN, ..., c NULL }\n"
+        "OutOfOrder ::= CHOICE { b [2] BOOLEAN, a [0] INTEGER (0..7) }\n"
+        "Exact ::= INTEGER (1..10)\n"
+        "Holes ::= INTEGER (1..4 | 8)\n"
+        "Loose ::= INTEGER (1..10, ...)\n"
+        "Short ::= OCTET STRING (SIZE (1..4))\n"
+        "Text ::= UTF8String (SIZE (1..4))\n"
+        "Few ::= SEQUENCE (SIZE (1..4)) OF Holes\n"
+        "Top ::= SEQUENCE { i InOrder, o OutOfOrder, e Exact, h Holes, l Loose, s Short,"
+        " f Few, t Text }\nEND\n")
+    source = generated(spec)
+    entry = re.compile(r"^\s*\{ (ASN1H_\w+), ([^,]+), \d+, sizeof\(\w+\), "
+                       r"[^,(]*(?:\([^)]*\))?, \d+, \d+, \w+, (\d+) \},? /\* (\S+) \*/$", re.M)
+    types = {m[3]: (m[1], int(m[2])) for m in entry.findall(source)}
+    assert "ASN1H_T_DENSE" in types["Ranks.InOrder"][0] and types["Ranks.InOrder"][1] == 2
+    assert "ASN1H_T_DENSE" not in types["Ranks.OutOfOrder"][0]
+    records = re.search(r"asn1h_constraint \w+\[\d+\] = \{\n(.*?)\n\};", source, re.S)[1]
+    records = [line.strip() for line in records.splitlines()]
+
+    def decides(name):
+        return "ASN1H_PER_DECIDES" in records[types[f"Ranks.{name}"][1] - 1]
+    assert decides("Exact") and decides("Few") and decides("Short")
+    assert not decides("Holes") and not decides("Loose") and not decides("Text")

@@ -133,6 +133,23 @@ def per_visible(node: Node, target: Node) -> Optional[PerVisible]:
     return visible or None
 
 
+def per_decides(check: RuntimeCheck, per: Optional[PerVisible]) -> bool:
+    """Whether a PER codec needs no check of `check` beyond its own: the constraint is one
+    interval of values or of sizes, bounded both ways and not extensible, which PER
+    encodes as a constrained number or length and so refuses outside (asn1h_per.c).
+    Sizes that PER does not see (a UTF8String's, a BIT STRING's with named bits) make
+    `per` differ from `check`, hence False."""
+    if not per or per.value_ext or per.size_ext or per.chars or check.chars:
+        return False
+    if check.values and (per.values is None or None in per.values
+                         or check.values != (per.values,)):
+        return False
+    if check.sizes and (per.sizes is None or per.sizes[1] is None
+                        or check.sizes != (per.sizes,)):
+        return False
+    return bool(check.values or check.sizes)
+
+
 def _sizes(ranges, target: Node) -> Intervals:
     if target.kind == Kind.BIT_STRING and target.named_bits:
         return ()

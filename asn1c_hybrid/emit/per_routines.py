@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..typegraph import Kind
+from .constraints import per_decides
 from .layout import STORAGE_RANGES, Layout, MemberLayout, TypeLayout, integer_storage
 
 MAX_PREAMBLE = 64                   # OPTIONAL and DEFAULT root members read as one number
@@ -43,7 +44,7 @@ class _Inline:
     tests: tuple[str, ...] = ()
 
 
-def _roots(t: TypeLayout) -> list[MemberLayout]:
+def root_members(t: TypeLayout) -> list[MemberLayout]:
     return [m for m in t.members if "ASN1H_M_EXTENSION" not in m.flags]
 
 
@@ -55,7 +56,7 @@ def has_per_routines(layout: Layout, t: TypeLayout) -> bool:
     """Whether compiled type t gets PER routines (else the tables encode it in PER)."""
     if not layout.per or not t.compiled or t.node.alias_of is not None:
         return False
-    roots = _roots(t)
+    roots = root_members(t)
     if t.node.kind == Kind.SEQUENCE:
         return sum(_optional(m) for m in roots) <= MAX_PREAMBLE
     return t.node.kind == Kind.CHOICE and bool(roots)
@@ -87,7 +88,7 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     c_low, c_high = STORAGE_RANGES[storage]
     if low is None or high is None or not (c_low <= low <= high <= min(c_high, 2**63 - 1)):
         return None
-    if check and (check.values != ((low, high),) or check.sizes or check.chars):
+    if check and not per_decides(check, per):
         return None                     # more than PER sees: asn1h_check judges it
     literal = (lambda v: f"UINT64_C({v})") if ctype == "uint64_t" else _literal
     tests = ([f"{{acc}} >= {literal(low)}"] if low > c_low else []) + \
@@ -132,7 +133,7 @@ class _Writer:
         extensible = "ASN1H_T_EXTENSIBLE" in t.flags
         out = [f"static int {name}(asn1h_per_in *r, const asn1h_type *t, void *value)", "{",
                f"    {t.cname} *v = ({t.cname} *)value;", "    uint64_t x = 0;"]
-        roots = _roots(t)
+        roots = root_members(t)
         if t.node.kind == Kind.SEQUENCE:
             optional = [m for m in roots if _optional(m)]
             if extensible:
@@ -171,7 +172,7 @@ class _Writer:
                         "    if (x)", "        return asn1h_per_addition_alternative(r, t, v);"]
             out += [f"    if (!asn1h_per_number(r, {len(roots) - 1}u, &x))", "        return 0;",
                     "    switch (x) {"]
-            ranked = _ranked(roots)
+            ranked = ranked_roots(roots)
             for rank, m in enumerate(ranked):
                 out.append(f"    {'default' if rank == len(ranked) - 1 else f'case {rank}'}:"
                            f" /* {m.name} */")
@@ -217,7 +218,7 @@ class _Writer:
         extensible = "ASN1H_T_EXTENSIBLE" in t.flags
         out = [f"static int {name}(asn1h_per_out *w, const asn1h_type *t, const void *value)",
                "{", f"    const {t.cname} *v = (const {t.cname} *)value;"]
-        roots = _roots(t)
+        roots = root_members(t)
         if t.node.kind == Kind.SEQUENCE:
             optional = [m for m in roots if _optional(m)]
             if optional:
@@ -245,7 +246,7 @@ class _Writer:
             out.append("    return 1;")
         else:
             out += ["    (void)t;", "    switch (v->which) {"]
-            for rank, m in enumerate(_ranked(roots)):
+            for rank, m in enumerate(ranked_roots(roots)):
                 out.append(f"    case {m.index + 1}: /* {m.name} */")
                 if extensible:
                     out += ["        if (!asn1h_per_put_bits(w, 1, 0))", "            return 0;"]
@@ -258,7 +259,7 @@ class _Writer:
         return out + ["}"]
 
 
-def _ranked(roots: list[MemberLayout]) -> list[MemberLayout]:
+def ranked_roots(roots: list[MemberLayout]) -> list[MemberLayout]:
     """A CHOICE's root alternatives by their index (X.691 23.6): in the canonical order of
     their tags, which is the order of definition when one has no tag of its own (as the
     tables judge, asn1h_per.c: roots_in_tag_order)."""

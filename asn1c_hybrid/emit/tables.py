@@ -17,9 +17,9 @@ from typing import Optional
 
 from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import Tag
-from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck
+from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck, per_decides
 from .layout import Layout, MemberLayout, TypeLayout
-from .per_routines import has_per_routines, per_names
+from .per_routines import has_per_routines, per_names, ranked_roots, root_members
 
 MAX_INDEX = 0xFFFF
 # C initializers of values whose octets are all zero (or that equal such a value: an
@@ -348,6 +348,12 @@ class _Builder:
                 entry.flags.append("ASN1H_T_COMPILED")
             if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept
                 entry.extra = f"offsetof({t.cname}, encoding_) + 1"
+            if kind == "ASN1H_CHOICE":
+                members = self.owner(t).members
+                roots = root_members(self.owner(t))
+                if roots and members[:len(roots)] == roots and ranked_roots(roots) == roots:
+                    entry.flags.append("ASN1H_T_DENSE")     # alternative i's PER index: i
+                    entry.extra = len(roots)
             if kind == "ASN1H_SET":             # its contents in any order
                 self.t.codecs.add("set")
             if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
@@ -398,6 +404,8 @@ class _Builder:
     def constraint_record(self, check: RuntimeCheck, per: Optional[PerVisible]) -> int:
         """The index of the asn1h_constraint record of `check` and `per`, added once."""
         flags, pairs = per_pairs(per)
+        if per_decides(check, per):
+            flags.append("ASN1H_PER_DECIDES")
         key = (check, per)
         if key in self.records:
             return self.records[key]

@@ -8,6 +8,8 @@ every implementation (`measure.CFLAGS`, `measure.LDFLAGS`), and linked with a ma
 - code bytes: what the link kept of the generated code and the runtime (`measure.code_bytes`);
 - instructions: one callgrind run of the driver over a trace, counting the decoding pass
   (decode and free every PDU) and the encoding pass (DER-encode every value) separately.
+  A builder for UPER or APER builds with those rules alone and reads framed traces
+  (each PDU after its length, 4 octets big-endian); its encoding pass writes PER.
 
 The runtime is compiled once per builder; a build is reused when the generated sources,
 the compiler and the runtime are the same (the study's traces share their selections,
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .. import __version__
-from ..emit import EmitOptions, generate
+from ..emit import PER, EmitOptions, generate
 from ..emit.naming import CNames
 from ..emit.render import environment
 from ..resources import data_dir, runtime_sources
@@ -100,8 +102,9 @@ def _digest(*parts: object) -> str:
 class Builder:
     """Builds selections of one type graph into measurement programs under `directory`."""
 
-    def __init__(self, graph: TypeGraph, pdu: str, directory: Path):
+    def __init__(self, graph: TypeGraph, pdu: str, directory: Path, encoding: str = "ber"):
         self.graph = graph
+        self.encoding = encoding     # ber, or uper / aper: a build of that rules alone
         self.pdu = graph.target(pdu).id if pdu in graph.nodes else pdu
         self.directory = Path(directory).resolve()
         self.runtime_dir = data_dir("runtime_c")
@@ -129,10 +132,13 @@ class Builder:
 
     def build(self, compiled: Iterable[str]) -> Program:
         """The program with compiled routines for the node ids in `compiled`."""
-        files = generate(self.graph, set(compiled), EmitOptions(_NAME))
+        per = self.encoding in PER
+        options = EmitOptions(_NAME, encodings=(self.encoding,)) if per else EmitOptions(_NAME)
+        files = generate(self.graph, set(compiled), options)
         files["measure_driver.c"] = environment().get_template("measure_driver.c.j2").render(
             version=__version__, pdu=self.pdu, header=f"{_NAME}.h",
-            descriptor=self.descriptor)
+            descriptor=self.descriptor, name=_NAME,
+            variant={"uper": "ASN1H_UPER", "aper": "ASN1H_APER"}.get(self.encoding))
         # the same sources, compiler and runtime make the same program
         key = _digest(sorted(files.items()), self.compiler, CFLAGS, LDFLAGS,
                       self.runtime_objects)

@@ -74,6 +74,9 @@ def report(graph: TypeGraph, options: StudyOptions, results: list[TraceResult],
               f"of the code cost, measured. Hoschka and Huitema reached "
               f"{PAPER_SHARE_AT_KNEE:.0%} in their unit model; the target is "
               f"{TARGET_SHARE_AT_KNEE:.0%}, measured.", ""]
+    if options.encoding != "ber":
+        lines += [f"The traces are {options.encoding.upper()}; every build carries those "
+                  "rules alone, and the encoding pass writes them.", ""]
     header = "| trace | cost model | share at 20%, measured | share at 20%, model | code bytes added at 20% | meets 75% |"
     lines += [header, "| --- | --- | ---: | ---: | ---: | --- |"]
     for result in results:
@@ -170,7 +173,7 @@ def _differences(results: list[TraceResult]) -> list[str]:
         counts = {p.measurement.reencoded_differently
                   for curve in result.curves.values() for p in curve.points}
         if counts != {0}:
-            notes.append(f"- {result.name}: the DER re-encoding of {max(counts):,} of its "
+            notes.append(f"- {result.name}: the re-encoding of {max(counts):,} of its "
                          f"{result.messages:,} PDUs is not the PDU itself; the instructions "
                          "counted are those of the encoder as it is.")
     if not notes:
@@ -212,6 +215,8 @@ def _command(options: StudyOptions) -> str:
         parts.append("--cost-models " + ",".join(options.cost_models))
     if options.per_type:
         parts.append("--per-type")
+    if options.encoding != "ber":
+        parts.append(f"--encoding {options.encoding}")
     return " ".join(parts)
 
 

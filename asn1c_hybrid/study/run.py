@@ -55,6 +55,7 @@ class StudyOptions:
     calibration: Optional[str] = None
     profiles: list[str] = field(default_factory=list)   # one per trace; else replayed
     per_type: bool = False       # also each type compiled alone (per_type.py)
+    encoding: str = "ber"        # the traces' rules: ber, uper or aper (built alone)
     progress: Callable[[str], None] = lambda line: None
 
 
@@ -122,14 +123,14 @@ def run(graph: TypeGraph, options: StudyOptions) -> tuple[list[TraceResult], obj
                          "distinct names (" + ", ".join(names) + ")")
     traces = []                      # read first: a bad trace is an error before any work
     for trace_path in options.traces:
-        traces.append((trace_path, read_trace(trace_path)))
+        traces.append((trace_path, read_trace(trace_path, encoding=options.encoding)))
     options.output.mkdir(parents=True, exist_ok=True)
     calibration, calibration_file = (None, "")
     sizes = None
     if "measured" in options.cost_models:
         calibration, calibration_file = _calibration(options)
         sizes = routine_sizes(graph)
-    builder = Builder(graph, pdu, options.output / "build")
+    builder = Builder(graph, pdu, options.output / "build", options.encoding)
 
     items = reachable_items(graph, [pdu])
     results: list[TraceResult] = []
@@ -148,14 +149,18 @@ def run(graph: TypeGraph, options: StudyOptions) -> tuple[list[TraceResult], obj
                                  "is it the profile of that trace?")
         else:
             options.progress(f"{name}: profiling {len(pdus):,} PDUs by replay")
-            profile = replay(graph, pdu, pdus)
+            profile = replay(graph, pdu, pdus, encoding=options.encoding)
         profile.save(directory / "profile.json")
-        trace_file = directory / "trace.ber"          # the PDUs as the driver reads them
-        data = b"".join(pdus)
+        # the PDUs as the driver reads them: BER back to back, PER framed
+        if options.encoding == "ber":
+            trace_file, data = directory / "trace.ber", b"".join(pdus)
+        else:
+            trace_file = directory / f"trace.{options.encoding}.framed"
+            data = b"".join(len(p).to_bytes(4, "big") + p for p in pdus)
         if not trace_file.exists() or trace_file.read_bytes() != data:
             trace_file.write_bytes(data)
         estimate = profile.estimate(graph)
-        result = TraceResult(name, shown(trace_path), len(pdus), len(data))
+        result = TraceResult(name, shown(trace_path), len(pdus), sum(map(len, pdus)))
         for model in options.cost_models:
             costs = _costs(graph, estimate, model, calibration, sizes, items)
             if model == options.cost_models[0] and options.per_type:
