@@ -105,6 +105,15 @@ class SelectOptions:
         parse_budget(self.budget)         # BudgetError now rather than mid-pipeline
 
 
+def encoding_rules(names: Sequence[str]) -> tuple[str, ...]:
+    """The encoding rules named, in ENCODINGS' order (UsageError for none or others)."""
+    unknown = [e for e in names if e not in ENCODINGS]
+    if unknown or not names:
+        raise UsageError(f"encoding rules {', '.join(unknown) or '(none)'}: this "
+                         "compiler carries " + ", ".join(ENCODINGS))
+    return tuple(e for e in ENCODINGS if e in names)
+
+
 @dataclass(frozen=True)
 class CompileOptions:
     """What `compile` writes.
@@ -114,9 +123,8 @@ class CompileOptions:
     name        base name of the generated files (default: the first module's name).
     prefix      prefix of every generated C symbol, so that several specs link together.
     encodings   the encoding rules the build carries (ber, uper, aper; default all).
-                A compiled type always has BER routines (and PER ones with uper or
-                aper): without ber, every type is interpreted, so the mode must be
-                "interpreted".
+                A compiled type gets the routines of these rules: BER ones with ber,
+                PER ones (both variants) with uper or aper.
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.
     keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
@@ -143,12 +151,7 @@ class CompileOptions:
         object.__setattr__(self, "keep_encoding", _tuple(self.keep_encoding))
         if self.mode not in MODES:
             raise UsageError(f"mode {self.mode!r}: choose from " + ", ".join(MODES))
-        unknown = [e for e in self.encodings if e not in ENCODINGS]
-        if unknown or not self.encodings:
-            raise UsageError(f"encoding rules {', '.join(unknown) or '(none)'}: this "
-                             "compiler carries " + ", ".join(ENCODINGS))
-        object.__setattr__(self, "encodings",
-                           tuple(e for e in ENCODINGS if e in self.encodings))
+        object.__setattr__(self, "encodings", encoding_rules(self.encodings))
         if self.layout_form not in LAYOUT_FORMS:
             raise UsageError(f"layout form {self.layout_form!r}: choose from "
                              + ", ".join(LAYOUT_FORMS))
@@ -160,11 +163,11 @@ class CompileOptions:
         if self.layouts and (len(self.select.pdus) != 1 or not self.select.profiles):
             raise UsageError("--layouts takes the layouts of one PDU's messages from a "
                              "profile: give one --pdu and --profile")
-        if "ber" not in self.encodings and (self.mode != "interpreted"
-                                            or self.select.force_compiled):
-            raise UsageError(f"--encoding {','.join(self.encodings)}: compiled types "
-                             "always have BER routines, so a build without ber is --mode "
-                             "interpreted")
+        if "ber" not in self.encodings and (self.layouts or self.select.layouts
+                                            or self.keep_encoding):
+            raise UsageError(f"--encoding {','.join(self.encodings)}: layout fast paths "
+                             "and kept encodings are BER's, so they need ber among the "
+                             "rules")
         if self.name is not None and (self.name in ("", ".", "..") or "/" in self.name
                                       or "\\" in self.name):
             raise UsageError(f"--name {self.name!r} is not a file name")
@@ -203,14 +206,16 @@ class CostModel:
 
 
 def costs(graph: TypeGraph, est: Estimate, options: SelectOptions,
-          progress: Progress = None) -> CostModel:
-    """The cost model `options.cost_model` asks for ("auto": measured where it can be)."""
+          progress: Progress = None, encodings: tuple[str, ...] = ENCODINGS) -> CostModel:
+    """The cost model `options.cost_model` asks for ("auto": measured where it can be), for
+    a build that carries `encodings` (the measured model weighs BER's routines, or PER's
+    in a build without BER)."""
     if options.cost_model == "units":
         return CostModel(unit_costs(graph, est.items_per_value), UNIT, "units")
     try:
         calibration = calibration_for_use(options.calibration, progress)
-        measured = calibrated_costs(graph, est, calibration)
-        fixed = fixed_cost(graph, pdus(graph, options))
+        measured = calibrated_costs(graph, est, calibration, encodings)
+        fixed = fixed_cost(graph, pdus(graph, options), encodings)
         return CostModel(measured, BYTES, "measured", fixed)
     except (MeasurementError, CalibrationError) as exc:
         if options.cost_model == "measured" or options.calibration or options.layouts:
@@ -222,10 +227,14 @@ def costs(graph: TypeGraph, est: Estimate, options: SelectOptions,
 
 
 def select(graph: TypeGraph, options: SelectOptions, est: Optional[Estimate] = None,
-           progress: Progress = None) -> Selection:
-    """The selection: which types are compiled, with the table `explain` prints."""
+           progress: Progress = None, encodings: tuple[str, ...] = ENCODINGS) -> Selection:
+    """The selection, for a build that carries `encodings`: which types are compiled,
+    with the table `explain` prints."""
+    if options.layouts and "ber" not in encodings:
+        raise UsageError("--layouts auto: layout fast paths are BER's; give ber among the "
+                         "encoding rules")
     est = est if est is not None else estimate(graph, options)
-    model = costs(graph, est, options, progress)
+    model = costs(graph, est, options, progress, encodings)
     reachable = reachable_items(graph, pdus(graph, options)) if options.pdus else None
     forced = [[resolve_type(graph, name).id for name in names]
               for names in (options.force_compiled, options.force_interpreted)]
@@ -253,7 +262,8 @@ def compiled_types(graph: TypeGraph, options: CompileOptions, progress: Progress
     (hybrid: `selection`, else the selection `options.select` asks for)."""
     if options.mode == "hybrid":
         if selection is None:
-            selection = select(graph, options.select, progress=progress)
+            selection = select(graph, options.select, progress=progress,
+                               encodings=options.encodings)
         return selection.compiled
     chosen = {n.id for n in knapsack_items(graph)} if options.mode == "compiled" else set()
     for names, compile_it in ((options.select.force_compiled, True),
@@ -350,7 +360,8 @@ def generate(graph: TypeGraph, options: CompileOptions, progress: Progress = Non
     name = output_name(graph, options)
     kept = kept_types(graph, options)
     if options.mode == "hybrid" and selection is None:
-        selection = select(graph, options.select, progress=progress)
+        selection = select(graph, options.select, progress=progress,
+                           encodings=options.encodings)
     # a kept type is always compiled: its routine sets `encoding_` (the interpreter pays
     # nothing for a feature its types do not use)
     compiled = compiled_types(graph, options, progress, selection) | kept
@@ -455,6 +466,6 @@ def profile(graph: TypeGraph, pdu: str, traces: Sequence[str] = (), *,
 
 __all__ = ["CompileOptions", "CostModel", "SelectOptions", "MODES", "COST_MODELS",
            "LAYOUT_FORMS",
-           "ENCODINGS", "load", "pdus", "estimate", "costs", "select",
+           "ENCODINGS", "encoding_rules", "load", "pdus", "estimate", "costs", "select",
            "compiled_types", "output_name", "output_names", "generate", "list_outputs",
            "dependencies", "compile_to", "profile"]

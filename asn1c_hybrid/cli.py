@@ -82,6 +82,20 @@ def _layouts_count(text: str):
         raise argparse.ArgumentTypeError(f"{text!r} is neither a number nor auto") from None
 
 
+def _add_encoding_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoding", action="append", default=[], metavar="RULES",
+                        help="the encoding rules the build carries, comma-separated: ber, "
+                             "uper, aper (default all three); without PER the tables leave "
+                             "its constraints out and the converter does not link it; "
+                             "without BER compiled types get PER routines alone, which the "
+                             "measured cost model weighs")
+
+
+def _encodings(args: argparse.Namespace) -> tuple[str, ...]:
+    named = tuple(e.strip() for arg in args.encoding for e in arg.split(",") if e.strip())
+    return api.encoding_rules(named) if named else api.ENCODINGS
+
+
 def _select_options(args: argparse.Namespace) -> api.SelectOptions:
     return api.SelectOptions(
         pdus=args.pdu, profiles=args.profile, budget=args.budget, cost_model=args.cost_model,
@@ -108,7 +122,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     options = _select_options(args)
-    selection = api.select(_load(args), options, progress=_note)
+    selection = api.select(_load(args), options, progress=_note, encodings=_encodings(args))
     for note in selection.notes:
         _warn(note)
     sys.stdout.write(format_selection(selection, args.format))
@@ -116,11 +130,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
-    encodings = tuple(e.strip() for arg in args.encoding for e in arg.split(",") if e.strip())
     return api.CompileOptions(mode=args.mode, select=_select_options(args), name=args.name,
                               prefix=args.prefix, converter=args.converter,
-                              emit_runtime=args.emit_runtime,
-                              encodings=encodings or api.ENCODINGS,
+                              emit_runtime=args.emit_runtime, encodings=_encodings(args),
                               keep_encoding=tuple(args.keep_encoding),
                               layouts=0 if args.layouts == "auto" else args.layouts,
                               layout_form=args.layout_form)
@@ -135,7 +147,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     graph = _load(args)
     selection = None
     if options.mode == "hybrid":
-        selection = api.select(graph, options.select, progress=_note)
+        selection = api.select(graph, options.select, progress=_note,
+                               encodings=options.encodings)
         for note in selection.notes:
             _warn(note)
     written = api.compile_to(graph, args.output, options, specs=args.specs,
@@ -272,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--layouts", choices=["auto"],
                    help="auto: the exact layouts of the PDU's messages in the --profile are "
                         "knapsack items beside the types (one --pdu; docs/layouts.md)")
+    _add_encoding_arg(p)
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(handler=cmd_explain)
 
@@ -309,10 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
                    dest="force_compiled", help="always compile this type")
     p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
                    dest="force_interpreted", help="always interpret this type")
-    p.add_argument("--encoding", action="append", default=[], metavar="RULES",
-                   help="the encoding rules the build carries, comma-separated: ber, uper, "
-                        "aper (default all three); without PER the tables leave its "
-                        "constraints out and the converter does not link it")
+    _add_encoding_arg(p)
     p.add_argument("--keep-encoding", action="append", default=[], metavar="Module.Type",
                    help="decoded values of this SEQUENCE or SET type keep their TLV as "
                         "received, in a last field `encoding_` (what a signature covers)")

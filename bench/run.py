@@ -452,11 +452,12 @@ def size_table(rows: Sequence[dict]) -> List[str]:
                   "compiled-only after 85 s of gcc on another machine.  Built with every "
                   "rule (the default), the compiled objects hold each compiled SEQUENCE's "
                   "and CHOICE's PER routines beside its BER ones (a program links them only "
-                  "when it calls the spec's PER entry points):", "",
-                  "| spec | mode | names | object bytes | gcc seconds |",
-                  "| --- | --- | --- | ---: | ---: |"]
-        lines += [f"| {o['spec']} | {o['mode']} | {o['names']} | {int(o['object_bytes']):,} "
-                  f"| {o['gcc_seconds']} |" for o in objects]
+                  "when it calls the spec's PER entry points); built with `--encoding uper`, "
+                  "the PER ones alone:", "",
+                  "| spec | mode | rules | names | object bytes | gcc seconds |",
+                  "| --- | --- | --- | --- | ---: | ---: |"]
+        lines += [f"| {o['spec']} | {o['mode']} | {o.get('rules', 'all')} | {o['names']} "
+                  f"| {int(o['object_bytes']):,} | {o['gcc_seconds']} |" for o in objects]
     return lines + [""]
 
 

@@ -230,10 +230,12 @@ enum {
                                          CHOICE whose roots' PER indices are 0, 1, 2, ... */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
 #define ASN1H_T_FIXED_SIZE   0x10u    /* BIT STRING (SIZE(n)): JER writes it as bare hex */
+#define ASN1H_T_PER_COMPILED 0x10u    /* SEQUENCE, SET, CHOICE: has compiled PER routines,
+                                         at aux - 1 of the array <spec>_decode_per passes */
 #define ASN1H_T_CONTAINING   0x20u    /* OCTET STRING (CONTAINING open type): an asn1h_open
                                          of the contents, `first` its table */
 #define ASN1H_T_TAG_LIST     0x40u    /* `tag` indexes spec->tags: {count, tags...} */
-#define ASN1H_T_COMPILED     0x80u    /* has compiled routines: spec->routines[aux - 1] */
+#define ASN1H_T_COMPILED     0x80u    /* has compiled BER routines: spec->routines[aux - 1] */
 
 /* asn1h_member.flags */
 #define ASN1H_M_OPTIONAL  0x01u
@@ -266,7 +268,9 @@ typedef uint8_t *asn1h_encode_fn(asn1h_enc *e, uint8_t *p, const void *value);
 
 /* A type: 16 bytes.  Kind-specific fields:
  *   SEQUENCE, SET  first, count: its members (a SET's in DER tag order); aux: the index
- *                  of its compiled routines plus 1 (with ASN1H_T_COMPILED).  The presence
+ *                  of its compiled routines plus 1, in spec->routines (BER: with
+ *                  ASN1H_T_COMPILED) and in the PER routines (with ASN1H_T_PER_COMPILED;
+ *                  a build without BER has these alone).  The presence
  *                  bits `present_[]` are the struct's first member (offset 0).  With
  *                  ASN1H_T_EXTENSIBLE, members[first + count] is its extension entry:
  *                  `offset` that of `unknown_`, `type` the index of the member before

@@ -1309,10 +1309,9 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
 static const struct asn1h_per_routines *compiled_per(const struct asn1h_per_routines *per,
                                                      const asn1h_type *t)
 {
-    if (ASN1H_LIKELY(!(t->flags & ASN1H_T_COMPILED)) || !per)
+    if (ASN1H_LIKELY(!(t->flags & ASN1H_T_PER_COMPILED)) || !per)
         return NULL;
-    per += t->aux - 1;
-    return per->decode ? per : NULL;
+    return per + (t->aux - 1);
 }
 
 static int dec_value(per_in *r, const asn1h_type *t, void *v)
@@ -2094,11 +2093,11 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
     }
     case ASN1H_SEQUENCE:
     case ASN1H_SET:
-        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_COMPILED) && compiled_per(w->compiled, t))
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_PER_COMPILED) && w->compiled)
             return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_sequence(w, t, v);
     case ASN1H_CHOICE:
-        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_COMPILED) && compiled_per(w->compiled, t))
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_PER_COMPILED) && w->compiled)
             return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_choice(w, t, v);
     case ASN1H_SEQUENCE_OF:

@@ -140,8 +140,8 @@ def test_the_default_model_calibrates_on_first_use_and_keeps_it(monkeypatch, tmp
         runs.append(1)
         return Calibration({name: 5.0 for name in ALL_FEATURES}, **toolchain())
     monkeypatch.setattr(measured, "calibrate", fake_calibrate)
-    monkeypatch.setattr(measured, "fixed_cost", lambda graph, pdus: measured.FixedCost(100, 10))
-    monkeypatch.setattr(api, "fixed_cost", lambda graph, pdus: measured.FixedCost(100, 10))
+    monkeypatch.setattr(measured, "fixed_cost", lambda graph, pdus, encodings=None: measured.FixedCost(100, 10))
+    monkeypatch.setattr(api, "fixed_cost", lambda graph, pdus, encodings=None: measured.FixedCost(100, 10))
     assert cli.main(["explain", "p.asn"]) == 0
     out, err = capsys.readouterr()
     assert "calibrating the measured cost model" in err and "cal.json" in err

@@ -6,7 +6,10 @@ groups) is built with every rule, with BER only and with UPER only:
   - each converter refuses the rules its build lacks, and links no codec it does not call
     (linked with --gc-sections, as docs/benchmarks.md measures code);
   - the UPER-only build still decodes and re-encodes the encoding X.691 publishes;
-  - a compiled type always has BER routines, so a build without BER must be interpreted;
+  - a compiled build without BER gives its compiled types PER routines alone: no BER
+    routine is generated, the PER program links none of BER's codec, and a program that
+    calls BER on that spec anyway gets the tables' walk;
+  - fast paths and kept encodings are BER's: a build without BER refuses them;
   - a compiled type's PER routines are linked only into a program that calls the spec's
     own PER entry points (`<spec>_decode_per`): a BER program links no PER code.
 """
@@ -68,15 +71,62 @@ def test_each_build_carries_the_rules_it_is_asked_for(tmp_path):
         b'{"a":253,"b":true,"c":{"e":true},"g":"123","h":true}\n'
 
 
-@pytest.mark.parametrize("mode", ["hybrid", "compiled"])
-def test_compiled_routines_need_ber(tmp_path, mode):
+BER_DECODE_MAIN = r"""
+#include <stdio.h>
+#include "spec.h"
+int main(void)
+{
+    /* { a 253, b TRUE, c d: 5 } */
+    static const uint8_t der[] = {0x30, 0x0C, 0x80, 0x02, 0x00, 0xFD, 0x81, 0x01, 0xFF,
+                                  0xA2, 0x03, 0x80, 0x01, 0x05};
+    static uint8_t memory[4096];
+    char message[128];
+    Ax value;
+    asn1h_arena arena;
+    asn1h_error err;
+    asn1h_arena_init(&arena, memory, sizeof memory, 0);
+    asn1h_decode(&Ax_type, &value, der, sizeof der, &arena, NULL, NULL, &err);
+    asn1h_error_format(&err, message, sizeof message);
+    printf("%s at %u\n", message, (unsigned)err.offset);
+    return 0;
+}
+"""
+
+
+def test_a_compiled_build_without_ber_has_per_routines_alone(tmp_path):
+    out, program, symbols = build(tmp_path, "--mode", "compiled", "--encoding", "uper")
+    source = (out / "spec.c").read_text()
+    assert "static int Ax_decode_per(" in source and "static int Ax_c_encode_per(" in source
+    # no BER routine, no BER routine table, no type flagged as having BER routines
+    assert "asn1h_dec *d" not in source and "asn1h_routines" not in source
+    assert "ASN1H_T_COMPILED" not in source
+    assert {"Ax_decode_per", "Ax_encode_per", "asn1h_decode_per_with"} <= symbols
+    assert not {"asn1h_decode", "asn1h_encode", "asn1h_interpret_contents", "asn1h_take_unknown",
+                "asn1h_encode_with_unknown"} & symbols
+    # the compiled PER routines give X.691's published encoding back, as the tables do
+    assert program.run("-p", "Ax", "-", input=PUBLISHED_UPER).stdout == PUBLISHED_UPER
+    assert program.run("-p", "Ax", "-o", "jer", "-", input=PUBLISHED_UPER).stdout == \
+        b'{"a":253,"b":true,"c":{"e":true},"g":"123","h":true}\n'
+
+    # BER called on this spec anyway has the tables' walk, without BER's optional parts
+    # (here: the extensions), which the build left out: a clean error
+    main = tmp_path / "ber_main.c"
+    main.write_text(BER_DECODE_MAIN)
+    ber = cbuild.build_program(out, "spec", main, program="ber")
+    assert ber.run().stdout == b"X691-A4.Ax: malformed contents at 14\n"
+
+
+@pytest.mark.parametrize("options", [["--keep-encoding", "X691-A4.Ax"],
+                                     ["--layouts", "2", "--pdu", "X691-A4.Ax",
+                                      "--profile", "none.json"]])
+def test_ber_only_features_need_ber(tmp_path, options):
     result = subprocess.run([sys.executable, "-m", "asn1c_hybrid", "compile", str(SPEC),
-                             "-o", str(tmp_path), "--mode", mode, "--encoding", "uper,aper"],
-                            capture_output=True, text=True)
+                             "-o", str(tmp_path), "--mode", "compiled", "--encoding",
+                             "uper,aper", *options], capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr == ("asn1c-hybrid: error: --encoding uper,aper: compiled types "
-                             "always have BER routines, so a build without ber is --mode "
-                             "interpreted\n")
+    assert result.stderr == ("asn1c-hybrid: error: --encoding uper,aper: layout fast paths "
+                             "and kept encodings are BER's, so they need ber among the "
+                             "rules\n")
     assert not list(tmp_path.iterdir())
 
 
@@ -111,3 +161,23 @@ def test_a_ber_program_links_no_per_code(tmp_path):
                                     check=True).stdout for name, p in programs.items()}
     assert "Ax_decode_per" in symbols["converter"] and "asn1h_per_bits" in symbols["converter"]
     assert "_per" not in symbols["ber"].replace("asn1h_kept_in_per", "")
+
+
+def test_explain_weighs_the_routines_of_the_rules_it_is_given():
+    """`explain --encoding uper`: the costs are the PER routines' bytes, which differ from
+    the BER ones' that a build with BER weighs; BER's fast paths are refused."""
+    def costs(*options):
+        result = subprocess.run([sys.executable, "-m", "asn1c_hybrid", "explain", str(SPEC),
+                                 "--format", "csv", *options], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        rows = [line.split(",") for line in result.stdout.splitlines()]
+        column = rows[0].index("cost_bytes")
+        return {row[0]: int(row[column]) for row in rows[1:]}
+    ber, uper = costs(), costs("--encoding", "uper")
+    assert set(ber) == set(uper) == {"X691-A4.Ax", "X691-A4.Ax.c"}
+    assert all(uper[t] > 0 and uper[t] != ber[t] for t in uper)
+    refused = subprocess.run([sys.executable, "-m", "asn1c_hybrid", "explain", str(SPEC),
+                              "--encoding", "uper", "--layouts", "auto", "--pdu",
+                              "X691-A4.Ax", "--profile", "none.json"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and "layout fast paths are BER's" in refused.stderr

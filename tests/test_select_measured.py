@@ -61,3 +61,14 @@ def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     with pytest.raises(MeasurementError, match="needs no-such-compiler-here"):
         routine_sizes(shapes_graph())
+
+
+def test_a_build_without_ber_weighs_its_per_routines():
+    """Without BER, compiled types have PER routines alone (emit/per_routines.py): their
+    bytes are the cost, not those of the BER routines that such a build does not have."""
+    graph = shapes_graph()
+    ber, per = routine_sizes(graph), routine_sizes(graph, ("uper",))
+    assert set(per) == {"M.Small", "M.Big", "M.Pick"}
+    assert all(size > 0 for size in per.values())
+    assert per["M.Big"] > per["M.Small"]
+    assert all(per[i] != ber[i] for i in per)

@@ -20,7 +20,8 @@ class EmitOptions:
     prefix: str = ""               # prefix of every generated C symbol
     converter: bool = False        # also the source of the converter program
     # the rules the build carries: without PER, the tables leave its constraints and
-    # groups out and the converter does not link its codec; without BER, likewise
+    # groups out and the converter does not link its codec; without BER, likewise, and
+    # compiled types get PER routines only
     encodings: tuple[str, ...] = ENCODINGS
     # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
     keep_encoding: frozenset[str] = frozenset()
@@ -32,6 +33,7 @@ def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict
     """C sources (file name -> text) for `graph`, with compiled routines for the node ids
     in `compiled` and interpreter tables for everything."""
     per = any(rules in PER for rules in options.encodings)
-    layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding)
+    layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding,
+                          ber="ber" in options.encodings)
     return render(layout, options.name, options.prefix, options.converter, options.encodings,
                   options.fast_layouts)

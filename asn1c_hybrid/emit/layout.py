@@ -217,13 +217,15 @@ class Layout:
     constants: list[tuple[str, int]]      # INTEGER value assignments that fit an int:
                                           # (symbol, value), enumeration constants
     per: bool = True                      # the tables carry what PER needs
+    ber: bool = True                      # compiled types get BER routines
 
 
 class _Builder:
     def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str, per: bool,
-                 keep_encoding: frozenset[str] = frozenset()):
+                 keep_encoding: frozenset[str] = frozenset(), ber: bool = True):
         self.prefix = prefix
         self.per = per
+        self.ber = ber
         self.graph = graph
         self.compiled = compiled
         self.keep_encoding = self._kept(keep_encoding)
@@ -426,7 +428,8 @@ class _Builder:
                     "error", f"value {value.id}: {exc}", value.location)]) from None
             values.append((self.ctype(value.type), symbol, init))
         return Layout(self.graph, self.names, self.types, descriptors, self.struct_order(),
-                      writer.definitions, self.defaults, values, constants, self.per)
+                      writer.definitions, self.defaults, values, constants, self.per,
+                      self.ber)
 
     def _int_constant(self, value) -> Optional[int]:
         """An INTEGER value that C's `int` holds: the header makes it an enumeration
@@ -770,7 +773,9 @@ def _der_order(graph: TypeGraph, node: Node) -> list[int]:
 
 
 def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "",
-                 per: bool = True, keep_encoding: frozenset[str] = frozenset()) -> Layout:
+                 per: bool = True, keep_encoding: frozenset[str] = frozenset(),
+                 ber: bool = True) -> Layout:
     """`per`: with what PER needs (its visible constraints, extension groups);
-    `keep_encoding`: the SEQUENCE and SET types whose values keep their TLV."""
-    return _Builder(graph, compiled, prefix, per, keep_encoding).build()
+    `keep_encoding`: the SEQUENCE and SET types whose values keep their TLV; `ber`: the
+    compiled types get BER routines (without, only PER ones)."""
+    return _Builder(graph, compiled, prefix, per, keep_encoding, ber).build()

@@ -121,7 +121,9 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "profile_strings": _pool_rows(tables.profile_rows),
         "enum_values": [c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,
-        "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None],
+        # the BER routines (a build without BER has the PER ones alone)
+        "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None
+                     and layout.ber],
         "per_routines": per_routines(layout, [t for t in descriptors
                                               if t.compiled and t.node.alias_of is None]),
         "compiled_names": [t.node.id for t in descriptors
@@ -132,6 +134,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "constants": layout.constants,
         "spec_hash": graph.spec_hash(),
         "encodings": encodings,
+        "ber": layout.ber,
         "fast": fast,
     }
     files = {

@@ -341,11 +341,13 @@ class _Builder:
             if t.compiled or t.fast_decoder:
                 self.t.routines.append((t.fast_decoder or t.decoder,
                                         t.fast_encoder or t.encoder))
-                owner = self.owner(t)
-                self.t.per_routines.append(per_names(owner) if t.compiled and has_per_routines(
-                    self.layout, owner) else ("NULL", "NULL"))
+                per = t.compiled and has_per_routines(self.layout, self.owner(t))
+                self.t.per_routines.append(per_names(self.owner(t)) if per else ("NULL", "NULL"))
                 entry.aux = str(len(self.t.routines))
-                entry.flags.append("ASN1H_T_COMPILED")
+                if self.layout.ber:             # a build without BER has no BER routines
+                    entry.flags.append("ASN1H_T_COMPILED")
+                if per:
+                    entry.flags.append("ASN1H_T_PER_COMPILED")
             if t.keep_encoding:                 # SEQUENCE, SET: where the TLV is kept
                 entry.extra = f"offsetof({t.cname}, encoding_) + 1"
             if kind == "ASN1H_CHOICE":

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .. import __version__
-from ..emit import PER, EmitOptions, generate
+from ..emit import ENCODINGS, PER, EmitOptions, generate
 from ..emit.naming import CNames
 from ..emit.render import environment
 from ..resources import data_dir, runtime_sources
@@ -105,6 +105,8 @@ class Builder:
     def __init__(self, graph: TypeGraph, pdu: str, directory: Path, encoding: str = "ber"):
         self.graph = graph
         self.encoding = encoding     # ber, or uper / aper: a build of that rules alone
+        # the rules the programs carry (a BER program: the default, every rule)
+        self.encodings = (encoding,) if encoding in PER else ENCODINGS
         self.pdu = graph.target(pdu).id if pdu in graph.nodes else pdu
         self.directory = Path(directory).resolve()
         self.runtime_dir = data_dir("runtime_c")
@@ -132,9 +134,7 @@ class Builder:
 
     def build(self, compiled: Iterable[str]) -> Program:
         """The program with compiled routines for the node ids in `compiled`."""
-        per = self.encoding in PER
-        options = EmitOptions(_NAME, encodings=(self.encoding,)) if per else EmitOptions(_NAME)
-        files = generate(self.graph, set(compiled), options)
+        files = generate(self.graph, set(compiled), EmitOptions(_NAME, encodings=self.encodings))
         files["measure_driver.c"] = environment().get_template("measure_driver.c.j2").render(
             version=__version__, pdu=self.pdu, header=f"{_NAME}.h",
             descriptor=self.descriptor, name=_NAME,

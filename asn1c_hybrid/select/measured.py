@@ -3,7 +3,10 @@
 Code size of a type: the spec is generated all compiled and its C compiled with the C
 compiler in use ($CC, else gcc) at -O2 with -ffunction-sections, so that every routine is
 a symbol of its own; `nm -S` gives their sizes.  A type's cost is the size of its decoder
-plus its encoder.  Cross-routine inlining is turned off (-fno-inline-small-functions
+plus its encoder: its BER ones in a build that carries BER (a program links the rules it
+calls, and BER is the one every such build can be called with), its PER ones in a build
+without BER, where a type that has no PER routines is no item (compiling it would change
+nothing).  Cross-routine inlining is turned off (-fno-inline-small-functions
 -fno-inline-functions -fno-inline-functions-called-once -fno-ipa-icf; the routines are
 static) so that a routine's bytes are its own and costs add
 up, as the knapsack assumes; the runtime's inline helpers are still inlined, as they are
@@ -12,7 +15,8 @@ step that regenerates an unchanged spec does not compile it again.
 
 The fixed cost, which every build pays whatever the budget: the runtime and the tables
 of an all-interpreted build, linked with --gc-sections into a program that decodes and
-encodes the PDUs (measure/sizes.py's definition of code bytes).
+encodes the PDUs (measure/sizes.py's definition of code bytes), in BER, or in PER for a
+build without BER.
 
 The time saved per value, in instructions, comes from the calibrated model
 (select/calibration.py, measured once per compiler and machine by `asn1c-hybrid
@@ -29,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from ..emit import EmitOptions, generate
+from ..emit import ENCODINGS, EmitOptions, generate
+from ..emit.layout import build_layout
 from ..emit.naming import CNames
+from ..emit.per_routines import has_per_routines, per_names
 from ..errors import CalibrationError, MeasurementError
 from ..measure import CFLAGS, LDFLAGS, c_compiler
 from ..measure.sizes import code_bytes, symbol_sizes
@@ -88,12 +94,18 @@ def cached(kind: str, key_parts: Sequence[object], compute):
     return value
 
 
-def routine_sizes(graph: TypeGraph) -> dict[str, int]:
-    """Bytes of machine code of the compiled decoder and encoder of every knapsack item."""
+def routine_sizes(graph: TypeGraph, encodings: tuple[str, ...] = ENCODINGS) -> dict[str, int]:
+    """Bytes of machine code of the compiled decoder and encoder of every knapsack item,
+    in a build that carries `encodings` (BER's routines, or PER's without BER)."""
     items = [node.id for node in knapsack_items(graph)]
-    files = generate(graph, set(items), EmitOptions("measure"))
-    names = CNames(graph)
-    symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
+    files = generate(graph, set(items), EmitOptions("measure", encodings=encodings))
+    if "ber" in encodings:
+        names = CNames(graph)
+        symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
+    else:
+        layout = build_layout(graph, set(items))
+        symbols = {i: per_names(layout.types[i]) for i in items
+                   if has_per_routines(layout, layout.types[i])}
     runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
 
     def compute() -> dict[str, int]:
@@ -107,19 +119,26 @@ def routine_sizes(graph: TypeGraph) -> dict[str, int]:
                   str(obj)], "compiling the spec to measure its routines")
             sizes = symbol_sizes(obj)
         return {i: sizes.get(d, 0) + sizes.get(e, 0) for i, (d, e) in symbols.items()}
-    return cached("routine-sizes", [sorted(files.items()), runtime, c_compiler(),
-                                     SIZE_FLAGS], compute)
+    return cached("routine-sizes", [sorted(files.items()), sorted(symbols.items()), runtime,
+                                     c_compiler(), SIZE_FLAGS], compute)
 
 
-def fixed_cost(graph: TypeGraph, pdus: Sequence[str]) -> FixedCost:
+def fixed_cost(graph: TypeGraph, pdus: Sequence[str],
+               encodings: tuple[str, ...] = ENCODINGS) -> FixedCost:
     """The runtime and table bytes of an all-interpreted build that decodes and encodes
-    the PDUs (every build pays them; the budget is on top)."""
-    files = generate(graph, set(), EmitOptions("fixed"))
+    the PDUs (every build pays them; the budget is on top): in BER, or in PER (both
+    variants) for a build without BER."""
+    files = generate(graph, set(), EmitOptions("fixed", encodings=encodings))
     names = CNames(graph)
-    calls = "\n".join(
-        f"    case {k}: return asn1h_decode(&{names.descriptor(pdu)}, value, buf, len, "
-        f"&arena, NULL, NULL, NULL) + asn1h_encode(&{names.descriptor(pdu)}, value, buf, "
-        f"len, &len, NULL);" for k, pdu in enumerate(pdus))
+    if "ber" in encodings:
+        call = ("asn1h_decode(&{t}, value, buf, len, &arena, NULL, NULL, NULL) + "
+                "asn1h_encode(&{t}, value, buf, len, &len, NULL)")
+    else:
+        call = ("fixed_decode_per(&{t}, value, buf, len, (unsigned)argc & 1, &arena, NULL, "
+                "NULL, NULL) + fixed_encode_per(&{t}, value, (unsigned)argc & 1, buf, len, "
+                "&len, NULL)")
+    calls = "\n".join(f"    case {k}: return {call.format(t=names.descriptor(pdu))};"
+                      for k, pdu in enumerate(pdus))
     files["fixed_main.c"] = f"""#include "fixed.h"
 static union {{ uint64_t align; uint8_t bytes[1 << 16]; }} value_buffer, data;
 int main(int argc, char **argv)
@@ -188,11 +207,13 @@ def calibration_for_use(path: Optional[str] = None,
     return calibration
 
 
-def calibrated_costs(graph: TypeGraph, estimate, calibration: Calibration) -> dict[str, Cost]:
+def calibrated_costs(graph: TypeGraph, estimate, calibration: Calibration,
+                     encodings: tuple[str, ...] = ENCODINGS) -> dict[str, Cost]:
     """The measured model: measured bytes of the compiled routines, and the instructions
     the calibrated model says compiling saves per value (`estimate` gives the members
-    present, alternatives chosen and elements per value)."""
-    sizes = routine_sizes(graph)
+    present, alternatives chosen and elements per value; the calibration is BER's, which
+    stands for PER's too)."""
+    sizes = routine_sizes(graph, encodings)
     savings = calibrated_savings(graph, estimate, calibration)
     return {i: Cost(sizes[i], savings[i]) for i in sizes}
 

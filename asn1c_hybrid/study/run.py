@@ -127,10 +127,10 @@ def run(graph: TypeGraph, options: StudyOptions) -> tuple[list[TraceResult], obj
     options.output.mkdir(parents=True, exist_ok=True)
     calibration, calibration_file = (None, "")
     sizes = None
+    builder = Builder(graph, pdu, options.output / "build", options.encoding)
     if "measured" in options.cost_models:
         calibration, calibration_file = _calibration(options)
-        sizes = routine_sizes(graph)
-    builder = Builder(graph, pdu, options.output / "build", options.encoding)
+        sizes = routine_sizes(graph, builder.encodings)     # PER's alone for a PER trace
 
     items = reachable_items(graph, [pdu])
     results: list[TraceResult] = []
