@@ -281,4 +281,9 @@ def per_routines(layout: Layout, compiled: list[TypeLayout]) -> list[PerRoutines
 
 
 def per_names(t: TypeLayout) -> tuple[str, str]:
-    return f"{t.decoder}_per", f"{t.encoder}_per"
+    return per_symbol(t.decoder), per_symbol(t.encoder)
+
+
+def per_symbol(routine: str) -> str:
+    """The PER twin of a compiled type's BER routine name."""
+    return f"{routine}_per"

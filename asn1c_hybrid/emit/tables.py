@@ -105,6 +105,7 @@ class Tables:
     # (source.c.j2)
 
 
+PER_CODECS = {"real", "check"}   # the parts asn1h_per.c reaches through asn1h_codecs
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
                              # char[rows][ROW], each row one literal, names never across rows
 
@@ -190,6 +191,8 @@ class _Builder:
         enum_items = self.enum_tables(order)
         for t in order:
             self.t.types.append(self.type_entry(t, member_tables, enum_items))
+        if not self.layout.ber:                 # a PER program calls none of BER's parts
+            self.t.codecs &= PER_CODECS
         for t in descriptors:                  # the types that share an entry share all
             rep = order[t.table_index]
             t.members_first = rep.members_first
@@ -341,8 +344,9 @@ class _Builder:
             if t.compiled or t.fast_decoder:
                 self.t.routines.append((t.fast_decoder or t.decoder,
                                         t.fast_encoder or t.encoder))
-                per = t.compiled and has_per_routines(self.layout, self.owner(t))
-                self.t.per_routines.append(per_names(self.owner(t)) if per else ("NULL", "NULL"))
+                owner = self.owner(t)
+                per = t.compiled and has_per_routines(self.layout, owner)
+                self.t.per_routines.append(per_names(owner) if per else ("NULL", "NULL"))
                 entry.aux = str(len(self.t.routines))
                 if self.layout.ber:             # a build without BER has no BER routines
                     entry.flags.append("ASN1H_T_COMPILED")

@@ -34,9 +34,8 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from ..emit import ENCODINGS, EmitOptions, generate
-from ..emit.layout import build_layout
 from ..emit.naming import CNames
-from ..emit.per_routines import has_per_routines, per_names
+from ..emit.per_routines import per_symbol
 from ..errors import CalibrationError, MeasurementError
 from ..measure import CFLAGS, LDFLAGS, c_compiler
 from ..measure.sizes import code_bytes, symbol_sizes
@@ -99,13 +98,11 @@ def routine_sizes(graph: TypeGraph, encodings: tuple[str, ...] = ENCODINGS) -> d
     in a build that carries `encodings` (BER's routines, or PER's without BER)."""
     items = [node.id for node in knapsack_items(graph)]
     files = generate(graph, set(items), EmitOptions("measure", encodings=encodings))
-    if "ber" in encodings:
-        names = CNames(graph)
-        symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
-    else:
-        layout = build_layout(graph, set(items))
-        symbols = {i: per_names(layout.types[i]) for i in items
-                   if has_per_routines(layout, layout.types[i])}
+    names = CNames(graph)
+    per = "ber" not in encodings
+    symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
+    if per:
+        symbols = {i: (per_symbol(d), per_symbol(e)) for i, (d, e) in symbols.items()}
     runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
 
     def compute() -> dict[str, int]:
@@ -118,7 +115,9 @@ def routine_sizes(graph: TypeGraph, encodings: tuple[str, ...] = ENCODINGS) -> d
                   str(data_dir("runtime_c")), "-c", str(directory / "measure.c"), "-o",
                   str(obj)], "compiling the spec to measure its routines")
             sizes = symbol_sizes(obj)
-        return {i: sizes.get(d, 0) + sizes.get(e, 0) for i, (d, e) in symbols.items()}
+        # without BER, a type that has no PER routines (no symbol) is no item
+        return {i: sizes.get(d, 0) + sizes.get(e, 0) for i, (d, e) in symbols.items()
+                if not per or d in sizes}
     return cached("routine-sizes", [sorted(files.items()), sorted(symbols.items()), runtime,
                                      c_compiler(), SIZE_FLAGS], compute)
 
