@@ -222,6 +222,18 @@ enum {
     ASN1H_INT_I32, ASN1H_INT_U32, ASN1H_INT_I64, ASN1H_INT_U64
 };
 
+/* An addition of an extensible ENUMERATED that this version does not know, received in
+ * PER.  PER sends the index k of an item among the type's additions, not its number, so
+ * the C value of such an item is ASN1H_ENUM_ADDITION(k): a number of a range that no
+ * known item uses (a type whose items reach into it refuses unknown additions).  PER
+ * writes it back as it came; BER and DER, which need its number, refuse it
+ * (ASN1H_ERR_VALUE), and BER decoding refuses a number of that range.  JER writes it as
+ * {"...": k}. */
+#define ASN1H_ENUM_ADDITION(k) ((int64_t)INT32_MIN + (int64_t)(k))
+#define ASN1H_ENUM_ADDITIONS   65536u           /* k < ASN1H_ENUM_ADDITIONS */
+#define asn1h_enum_addition(x) ((uint64_t)(x) - (uint64_t)(int64_t)INT32_MIN \
+                                < (uint64_t)ASN1H_ENUM_ADDITIONS)
+
 /* asn1h_type.flags */
 #define ASN1H_T_EXTENSIBLE   0x01u    /* "...": unknown additions are kept (SEQUENCE, SET:
                                          see the extension entry; CHOICE: `u.unknown_`) */
@@ -230,7 +242,7 @@ enum {
                                          CHOICE whose roots' PER indices are 0, 1, 2, ... */
 #define ASN1H_T_OPEN_MEMBERS 0x08u    /* SEQUENCE/SET with table-constrained open types */
 #define ASN1H_T_FIXED_SIZE   0x10u    /* BIT STRING (SIZE(n)): JER writes it as bare hex */
-#define ASN1H_T_PER_COMPILED 0x10u    /* SEQUENCE, SET, CHOICE: has compiled PER routines,
+#define ASN1H_T_PER_COMPILED 0x10u    /* constructed types: has compiled PER routines,
                                          at aux - 1 of the array <spec>_decode_per passes */
 #define ASN1H_T_CONTAINING   0x20u    /* OCTET STRING (CONTAINING open type): an asn1h_open
                                          of the contents, `first` its table */
@@ -368,6 +380,8 @@ typedef struct asn1h_constraint {
 
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
+struct asn1h_per_out;                   /* asn1h_ber.h */
+
 typedef struct asn1h_codecs {
     /* SET contents: components in any order (asn1h_decode.c) */
     const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -396,6 +410,8 @@ typedef struct asn1h_codecs {
                                uint32_t tag);
     /* constraints (asn1h_check.c): whether v is a value the type's record permits */
     int (*satisfies)(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+    /* CANONICAL-PER's SET OF order (asn1h_per.c) */
+    int (*per_sorted)(struct asn1h_per_out *w, const asn1h_type *t, const void *value);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */
@@ -507,12 +523,17 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
 asn1h_code asn1h_encode(const asn1h_type *type, const void *value, uint8_t *buf, size_t cap,
                         size_t *len, asn1h_error *err);
 
-/* The Packed Encoding Rules (X.691, asn1h_per.c): unaligned (UPER) or aligned (APER),
- * canonical.  Decoding reads one complete encoding (whole octets, *consumed of them);
- * encoding writes one into buf[0..cap) (and may write 0s after it, up to cap).  The values, flags and errors are those of BER;
- * an error's offset is the octet where the failing value starts. */
+/* The Packed Encoding Rules (X.691, asn1h_per.c): unaligned (UPER) or aligned (APER).
+ * Decoding reads one complete encoding (whole octets, *consumed of them); encoding writes
+ * one into buf[0..cap) (and may write 0s after it, up to cap).  The values, flags and
+ * errors are those of BER; an error's offset is the octet where the failing value starts.
+ * The encoder writes what CANONICAL-PER prescribes everywhere but in a SET OF, whose
+ * elements go in the order given (BASIC-PER) unless ASN1H_PER_CANONICAL is or'ed into
+ * `variant`: then in ascending order of their encodings (X.691 22.1), which takes a
+ * malloc'd copy of each SET OF's encoded elements while it is written. */
 #define ASN1H_UPER 0u
 #define ASN1H_APER 1u
+#define ASN1H_PER_CANONICAL 2u
 asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *buf,
                             size_t len, unsigned variant, asn1h_arena *arena,
                             const asn1h_decode_opts *opts, size_t *consumed,

@@ -739,6 +739,7 @@ typedef struct asn1h_per_out {
     uint8_t *buf;                   /* NULL: only measure */
     size_t pos, cap;
     unsigned aligned;
+    unsigned canonical;             /* SET OF elements sorted (ASN1H_PER_CANONICAL) */
     const struct asn1h_per_routines *compiled;
 } asn1h_per_out;
 
@@ -763,9 +764,32 @@ int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
 int asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
 /* Whether a SEQUENCE value has an extension addition to write (known, or kept from
  * PER); then the tables write the whole of an extensible SEQUENCE, or a CHOICE's value
- * that is not a root alternative (an addition, one kept from PER, or an error). */
+ * that is not a root alternative (an addition, one kept from PER, or an error), or a
+ * list whose count needs fragments. */
 int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 int asn1h_per_by_tables(asn1h_per_out *w, const asn1h_type *t, const void *v);
+
+/* A compiled SEQUENCE OF or SET OF, as the tables read it: the count (extension bit,
+ * bounds, length determinant) and room for the elements in the arena, set into the list
+ * value v: 1; 0 after an error; 2 when the count came in 16K fragments and the tables
+ * decoded the whole list.  *in_bounds tells whether the count is within the root's
+ * bounds: else, once its elements are decoded, asn1h_per_out_of_bounds refuses it. */
+int asn1h_per_items(asn1h_per_in *r, const asn1h_type *t, void *v, size_t size,
+                    int *in_bounds);
+int asn1h_per_out_of_bounds(asn1h_per_in *r);
+/* Room for n elements, set into v (a count the routine read inline). */
+int asn1h_per_alloc_items(asn1h_per_in *r, const asn1h_type *t, void *v, size_t n,
+                          size_t size);
+/* After an error in element i: its member (unless NULL: already there) and index on the
+ * path; returns 0. */
+int asn1h_per_unwind_item(asn1h_per_in *r, const asn1h_member *m, size_t i);
+/* The count as the tables write it: 1; 0 after an error; 2 when it needs 16K fragments
+ * (nothing written: asn1h_per_by_tables writes the list). */
+int asn1h_per_put_items(asn1h_per_out *w, const asn1h_type *t, size_t count);
+int asn1h_per_put_unwind_item(asn1h_per_out *w, const asn1h_member *m, size_t i);
+
+/* The optional part of asn1h_codecs: a SET OF in CANONICAL-PER's order. */
+int asn1h_per_sorted(asn1h_per_out *w, const asn1h_type *t, const void *v);
 
 #ifdef __cplusplus
 }

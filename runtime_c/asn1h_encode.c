@@ -357,6 +357,9 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
             return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return asn1h_enc_int(e, t, p, v);
     case ASN1H_ENUMERATED:
+        if ((t->flags & ASN1H_T_EXTENSIBLE)
+            && asn1h_enum_addition(asn1h_load_int(asn1h_storage(t), v)))
+            return asn1h_enc_fail(e, ASN1H_ERR_VALUE);     /* its number is not known */
         return asn1h_enc_int(e, t, p, v);
     case ASN1H_REAL:
         return enc_real(e, p, (const double *)v);

@@ -6,7 +6,8 @@
  * Unknown extensions, which X.697 has no notation for, are hex under the key "...", which
  * no ASN.1 identifier can be: {"known": 1, "...": "0A0101"} for a SEQUENCE's or SET's
  * unknown additions (their TLVs as received, concatenated), {"...": "8001FF"} for a
- * CHOICE's unknown alternative.
+ * CHOICE's unknown alternative; an ENUMERATED's unknown addition is its number, or
+ * {"...": 2} for one received in PER, which gives its index among the additions.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -280,6 +281,9 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
                 name = asn1h_name(spec, spec->enum_names[t->first + i]);
         if (name)
             fprintf(out, "\"%s\"", name);
+        else if ((t->flags & ASN1H_T_EXTENSIBLE) && asn1h_enum_addition(value))
+            fprintf(out, "{\"...\":%lld}",  /* kept by its index among the additions */
+                    (long long)(value - ASN1H_ENUM_ADDITION(0)));
         else
             fprintf(out, "%lld", (long long)value);     /* an unknown extension value */
         break;

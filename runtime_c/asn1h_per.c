@@ -7,6 +7,8 @@
  * not octet-aligned into the arena; encoding writes forwards into the caller's buffer,
  * an open type (an extension addition, an alternative, a ProtocolIE's value) after room
  * for its length, which is set once the open type is written (enc_in_open). */
+#include <stdlib.h>
+
 #include "asn1h_ber.h"
 
 typedef asn1h_per_in per_in;               /* positions in bits */
@@ -690,6 +692,19 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
     return store_int(r, t, v, octets, n, at);
 }
 
+/* Keeps the index k of an ENUMERATED addition this version does not know as
+ * ASN1H_ENUM_ADDITION(k) (asn1h.h), unless a known item's number is in that range. */
+static int unknown_addition(per_in *r, const asn1h_type *t, void *v, uint64_t k, size_t at)
+{
+    unsigned i;
+    if (k >= ASN1H_ENUM_ADDITIONS)
+        return in_fail(r, ASN1H_ERR_VALUE);
+    for (i = 0; !(t->flags & ASN1H_T_DENSE) && i < t->count; i++)
+        if (asn1h_enum_addition(r->d->spec->enum_values[t->first + i]))
+            return in_fail(r, ASN1H_ERR_VALUE);
+    return store_number(r, t, v, ASN1H_ENUM_ADDITION(k), at);
+}
+
 static int dec_enumerated(per_in *r, const asn1h_type *t, void *v)
 {
     size_t at = r->pos;
@@ -703,9 +718,9 @@ static int dec_enumerated(per_in *r, const asn1h_type *t, void *v)
     } else {
         if (!get_small(r, &k))
             return 0;
+        if (k >= (uint64_t)(t->count - t->extra))  /* an addition this version does not know */
+            return unknown_addition(r, t, v, k, at);
         k += t->extra;
-        if (k >= t->count)                  /* an addition this version does not know */
-            return in_fail(r, ASN1H_ERR_VALUE);
     }
     return store_number(r, t, v, (t->flags & ASN1H_T_DENSE)
                         ? (int64_t)k : r->d->spec->enum_values[t->first + k], at);
@@ -1259,6 +1274,41 @@ static int dec_addition_alternative(per_in *r, const asn1h_type *t, void *v)
     return dec_in_open(r, member_in_open, &members[i], v);
 }
 
+/* A list's count, or the count of its next fragment (*more). */
+ASN1H_INLINE int dec_count(per_in *r, const per_bounds *b, int bounded,
+                           const asn1h_member *element, size_t *n, int *more)
+{
+    *more = 0;
+    if (bounded && b->size_lb == b->size_ub && b->size_ub < 65536)
+        *n = (size_t)b->size_ub;
+    else if (!get_length(r, bounded ? b->size_lb : 0, b->size_ub, bounded, n, more))
+        return 0;
+    /* every element takes a bit at least (but NULLs): a length cannot promise more
+     * elements than the input has bits, whatever memory it would take */
+    if (*n > r->end - r->pos && asn1h_member_type(r->d->types, element)->kind != ASN1H_NULL)
+        return in_fail(r, ASN1H_ERR_TRUNCATED);
+    return 1;
+}
+
+/* Room in the arena for `total` elements of `size` octets and n more, the first total
+ * copied from items. */
+ASN1H_INLINE uint8_t *grow_items(per_in *r, const uint8_t *items, size_t total, size_t n,
+                                 size_t size)
+{
+    uint8_t *grown;
+    if (n > SIZE_MAX / (size ? size : 1) - total) {
+        in_fail(r, ASN1H_ERR_MEMORY);
+        return NULL;
+    }
+    if (!(grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, (total + n) * size))) {
+        in_fail(r, ASN1H_ERR_MEMORY);
+        return NULL;
+    }
+    if (total)
+        memcpy(grown, items, total * size);
+    return grown;
+}
+
 static int dec_list(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_member *element = &r->d->spec->members[t->first];
@@ -1267,28 +1317,14 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     per_bounds b = bounds_of(r->d->spec, t);
     uint8_t *items = NULL;
     size_t total = 0, n, i;
-    int bounded, more = 0;
+    int bounded, more;
     if (!dec_size_ext(r, &b, &bounded))
         return 0;
     do {
-        uint8_t *grown;
-        if (bounded && b.size_lb == b.size_ub && b.size_ub < 65536)
-            n = (size_t)b.size_ub;
-        else if (!get_length(r, bounded ? b.size_lb : 0, b.size_ub, bounded, &n, &more))
+        if (!dec_count(r, &b, bounded, element, &n, &more))
             return 0;
-        /* every element takes a bit at least (but NULLs): a length cannot promise more
-         * elements than the input has bits, whatever memory it would take */
-        if (n > r->end - r->pos && asn1h_member_type(r->d->types, element)->kind != ASN1H_NULL)
-            return in_fail(r, ASN1H_ERR_TRUNCATED);
-        if (n > SIZE_MAX / (size ? size : 1) - total)
-            return in_fail(r, ASN1H_ERR_MEMORY);
-        if (n) {
-            if (!(grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, (total + n) * size)))
-                return in_fail(r, ASN1H_ERR_MEMORY);
-            if (total)
-                memcpy(grown, items, total * size);
-            items = grown;
-        }
+        if (n && !(items = grow_items(r, items, total, n, size)))
+            return 0;
         asn1h_array_set(v, items, total + n);
         for (i = 0; i < n; i++) {
             if (!dec_member(r, element, items + (total + i) * size)) {
@@ -1473,7 +1509,7 @@ asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
     r.buf = buf;
     r.pos = 0;
     r.end = len > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * len;
-    r.aligned = variant == ASN1H_APER;
+    r.aligned = (variant & ASN1H_APER) != 0;
     r.compiled = compiled;
     memset(value, 0, type->size);
     if (!dec_value(&r, type, value)) {
@@ -1574,8 +1610,13 @@ static int enc_enumerated(per_out *w, const asn1h_type *t, const void *v)
     else
         for (k = 0; k < t->count && w->e->spec->enum_values[t->first + k] != x; k++)
             ;
-    if (k == t->count)
-        return out_fail(w, ASN1H_ERR_VALUE);
+    if (k == t->count) {                    /* kept as it came (asn1h.h) */
+        uint64_t added = (uint64_t)x - (uint64_t)ASN1H_ENUM_ADDITION(0);
+        if (!(t->flags & ASN1H_T_EXTENSIBLE) || !asn1h_enum_addition(x)
+            || added < (uint64_t)(t->count - t->extra))
+            return out_fail(w, ASN1H_ERR_VALUE);
+        return put_bits(w, 1, 1) && put_small(w, added);
+    }
     if (k < t->extra) {
         if ((t->flags & ASN1H_T_EXTENSIBLE) && !put_bits(w, 1, 0))
             return 0;
@@ -1667,17 +1708,25 @@ static int char_item(const void *data, size_t i, uint64_t *x)
     return char_to_index(c->a, code, x);
 }
 
+static int in_size_root(const per_bounds *b, size_t n)
+{
+    return (b->flags & ASN1H_PER_SIZE) && n >= b->size_lb
+        && (!(b->flags & ASN1H_PER_SIZE_UB) || n <= b->size_ub);
+}
+
+/* Whether n items are written with the root's bounds (not outside an extensible size's
+ * root, nor without an upper bound). */
+static int root_bounded(const per_bounds *b, size_t n)
+{
+    return (b->flags & ASN1H_PER_SIZE) && (b->flags & ASN1H_PER_SIZE_UB)
+        && (!(b->flags & ASN1H_PER_SIZE_EXT) || in_size_root(b, n));
+}
+
 static int enc_size_ext(per_out *w, const per_bounds *b, size_t n, int *bounded)
 {
-    int in_root = (b->flags & ASN1H_PER_SIZE) && n >= b->size_lb
-        && (!(b->flags & ASN1H_PER_SIZE_UB) || n <= b->size_ub);
-    *bounded = (b->flags & ASN1H_PER_SIZE) && (b->flags & ASN1H_PER_SIZE_UB);
-    if (b->flags & ASN1H_PER_SIZE_EXT) {
-        if (!put_bits(w, 1, !in_root))
-            return 0;
-        if (!in_root)
-            *bounded = 0;
-    }
+    *bounded = root_bounded(b, n);
+    if (b->flags & ASN1H_PER_SIZE_EXT)
+        return put_bits(w, 1, !in_size_root(b, n));
     return 1;
 }
 
@@ -2027,6 +2076,90 @@ static int enc_choice(per_out *w, const asn1h_type *t, const void *v)
     return enc_member(w, &members[i], v);
 }
 
+/* ---- CANONICAL-PER's SET OF order (X.691 22.1) ----------------------------------------
+ * The elements in ascending order of their own encodings, each padded with 0 bits to an
+ * octet boundary and the shorter with 0 octets; equal ones shorter first.  Each element
+ * is measured, written alone into one malloc'd block, and the block's keys sorted. */
+typedef struct per_key {
+    const uint8_t *octets;
+    size_t bits, index;
+} per_key;
+
+static int key_compare(const void *a, const void *b)
+{
+    const per_key *x = (const per_key *)a, *y = (const per_key *)b;
+    size_t nx = (x->bits + 7) / 8, ny = (y->bits + 7) / 8, n = nx < ny ? nx : ny, i;
+    int c = memcmp(x->octets, y->octets, n);
+    if (c)
+        return c;
+    for (i = n; i < nx; i++)
+        if (x->octets[i])
+            return 1;
+    for (i = n; i < ny; i++)
+        if (y->octets[i])
+            return -1;
+    if (x->bits != y->bits)
+        return x->bits < y->bits ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A copy of the elements in CANONICAL-PER's order (malloc'd: free it), or NULL after an
+ * error.  The copy is shallow: encoding only reads it. */
+static uint8_t *canonical_order(per_out *w, const asn1h_member *element, const uint8_t *items,
+                                size_t size, size_t count)
+{
+    per_out alone = *w;
+    per_key *keys;
+    uint8_t *octets, *sorted = NULL;
+    size_t i, total = 0;
+    if (count > SIZE_MAX / (sizeof *keys + size)
+        || !(keys = (per_key *)malloc(count * sizeof *keys))) {
+        out_fail(w, ASN1H_ERR_MEMORY);
+        return NULL;
+    }
+    alone.buf = NULL;                       /* measure each */
+    alone.cap = SIZE_MAX & ~(size_t)7;
+    for (i = 0; i < count; i++) {
+        alone.pos = 0;
+        if (!enc_member(&alone, element, items + i * size))
+            goto failed;
+        keys[i].bits = alone.pos;
+        keys[i].index = i;
+        total += (alone.pos + 7) / 8;
+    }
+    {
+        per_key *grown = (per_key *)realloc(keys, count * sizeof *keys + total);
+        if (!grown || !(sorted = (uint8_t *)malloc(count * size))) {
+            free(grown ? grown : keys);
+            out_fail(w, ASN1H_ERR_MEMORY);
+            return NULL;
+        }
+        keys = grown;
+    }
+    octets = (uint8_t *)(keys + count);
+    memset(octets, 0, total);               /* each padded with 0 bits */
+    for (i = total = 0; i < count; i++) {
+        size_t n = (keys[i].bits + 7) / 8;
+        alone.buf = octets + total;
+        alone.pos = 0;
+        alone.cap = 8 * n;
+        if (!enc_member(&alone, element, items + i * size))
+            goto failed;
+        keys[i].octets = octets + total;
+        total += n;
+    }
+    qsort(keys, count, sizeof *keys, key_compare);
+    for (i = 0; i < count; i++)
+        memcpy(sorted + i * size, items + keys[i].index * size, size);
+    free(keys);
+    return sorted;
+failed:
+    asn1h_path_push(w->e->err, NULL, i);
+    free(sorted);
+    free(keys);
+    return NULL;
+}
+
 static int enc_list(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_member *element = &w->e->spec->members[t->first];
@@ -2056,6 +2189,27 @@ static int enc_list(per_out *w, const asn1h_type *t, const void *v)
         if ((bounded && b.size_ub < 65536) || before < FRAGMENT)
             return 1;
     }
+}
+
+/* CANONICAL-PER: a SET OF written by the tables from a sorted copy of its elements.  The
+ * tables reach it through asn1h_codecs: a spec without SET OF links none of this. */
+int asn1h_per_sorted(per_out *w, const asn1h_type *t, const void *v)
+{
+    const asn1h_member *element = &w->e->spec->members[t->first];
+    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
+                                                     : asn1h_member_type(w->e->types, element)->size;
+    struct { void *items; size_t count; } copy;     /* a list value's layout */
+    uint8_t *sorted = NULL;
+    int ok;
+    asn1h_array_get(v, &copy.items, &copy.count);
+    if (copy.count > 1 && !(sorted = canonical_order(w, element, (const uint8_t *)copy.items,
+                                                      size, copy.count)))
+        return 0;
+    if (sorted)
+        copy.items = sorted;
+    ok = enc_list(w, t, &copy);
+    free(sorted);
+    return ok;
 }
 
 static int open_value_out(per_out *w, const void *what, const void *v)
@@ -2100,8 +2254,13 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
         if (ASN1H_UNLIKELY(t->flags & ASN1H_T_PER_COMPILED) && w->compiled)
             return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_choice(w, t, v);
-    case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
+        if (ASN1H_UNLIKELY(w->canonical))
+            return codecs->per_sorted(w, t, v);
+        /* fall through */
+    case ASN1H_SEQUENCE_OF:
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_PER_COMPILED) && w->compiled)
+            return compiled_per(w->compiled, t)->encode(w, t, v);
         return enc_list(w, t, v);
     }
     return out_fail(w, ASN1H_ERR_VALUE);
@@ -2169,7 +2328,75 @@ int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *
 
 int asn1h_per_by_tables(per_out *w, const asn1h_type *t, const void *v)
 {
+    if (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF)
+        return enc_list(w, t, v);
     return t->kind == ASN1H_CHOICE ? enc_choice_addition(w, t, v) : enc_extensible(w, t, v);
+}
+
+int asn1h_per_items(per_in *r, const asn1h_type *t, void *v, size_t size, int *in_bounds)
+{
+    const asn1h_member *element = &r->d->spec->members[t->first];
+    per_bounds b = bounds_of(r->d->spec, t);
+    size_t at = r->pos, n;
+    int bounded, more;
+    if (!dec_size_ext(r, &b, &bounded) || !dec_count(r, &b, bounded, element, &n, &more))
+        return 0;
+    if (more) {                             /* in fragments: the tables, from the start */
+        r->pos = at;
+        return dec_list(r, t, v) ? 2 : 0;
+    }
+    *in_bounds = !bounded || (n >= b.size_lb && n <= b.size_ub);
+    return asn1h_per_alloc_items(r, t, v, n, size);
+}
+
+int asn1h_per_alloc_items(per_in *r, const asn1h_type *t, void *v, size_t n, size_t size)
+{
+    const asn1h_member *element = &r->d->spec->members[t->first];
+    uint8_t *items = NULL;
+    if (n > r->end - r->pos && asn1h_member_type(r->d->types, element)->kind != ASN1H_NULL)
+        return in_fail(r, ASN1H_ERR_TRUNCATED);
+    if (n && !(items = grow_items(r, NULL, 0, n, size)))
+        return 0;
+    asn1h_array_set(v, items, n);
+    ASN1H_COUNT_ITEMS(r->d, t->self, n);
+    return 1;
+}
+
+int asn1h_per_out_of_bounds(per_in *r)
+{
+    return in_fail(r, ASN1H_ERR_CONSTRAINT);
+}
+
+int asn1h_per_unwind_item(per_in *r, const asn1h_member *m, size_t i)
+{
+    if (m)
+        asn1h_path_push(r->d->err, m, 0);
+    asn1h_path_push(r->d->err, NULL, i);
+    return 0;
+}
+
+int asn1h_per_put_items(per_out *w, const asn1h_type *t, size_t count)
+{
+    per_bounds b = bounds_of(w->e->spec, t);
+    size_t chunk;
+    int bounded;
+    if (count >= FRAGMENT && !(root_bounded(&b, count) && b.size_ub < 65536))
+        return 2;                           /* in fragments: the tables */
+    if (!enc_size_ext(w, &b, count, &bounded))
+        return 0;
+    if (bounded && (count < b.size_lb || count > b.size_ub))
+        return out_fail(w, ASN1H_ERR_CONSTRAINT);
+    if (bounded && b.size_lb == b.size_ub && b.size_ub < 65536)
+        return 1;
+    return put_length(w, bounded ? b.size_lb : 0, b.size_ub, bounded, count, &chunk);
+}
+
+int asn1h_per_put_unwind_item(per_out *w, const asn1h_member *m, size_t i)
+{
+    if (m)
+        asn1h_path_push(w->e->err, m, 0);
+    asn1h_path_push(w->e->err, NULL, i);
+    return 0;
 }
 
 asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
@@ -2195,7 +2422,8 @@ asn1h_code asn1h_encode_per_with(const struct asn1h_per_routines *compiled,
     w.buf = buf;
     w.pos = 0;
     w.cap = cap > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * cap;
-    w.aligned = variant == ASN1H_APER;
+    w.aligned = (variant & ASN1H_APER) != 0;
+    w.canonical = (variant & ASN1H_PER_CANONICAL) != 0;
     w.compiled = compiled;
     if (!enc_value(&w, type, value))
         return err->code == ASN1H_OK ? ASN1H_ERR_VALUE : err->code;

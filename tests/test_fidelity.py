@@ -12,6 +12,8 @@ re-encoding, identically on the compiled, interpreted and mixed paths (X.680 52)
   of the messages without the additions; strict DER still refuses what is not DER.
 - The same later values in UPER and APER (asn1tools): relayed byte for byte, and without
   their additions in DER; an unknown alternative received in PER has no BER.
+- An ENUMERATED addition received in PER, kept by its index among the additions: relayed
+  byte for byte, refused in DER, and kept apart from the numbers BER keeps.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import cbuild
 import specbuilds
 import typedtlv
 from asn1c_hybrid import api
+from pycrate_ref import PycrateSpec
 from reference import reference_for
 
 LDAP_PDU = "Lightweight-Directory-Access-Protocol-V3.LDAPMessage"
@@ -259,6 +262,58 @@ def test_a_later_versions_per_is_relayed_byte_exactly(versions, versions_per, mo
             continue
         assert der.stdout == canonical(new_graph, reference.encode_der(VERSIONS_PDU, known))
         assert dropped.stdout == versions_per["Old", rules].encode("Message", known)
+
+
+GRADED = "Versions.Graded"
+
+
+@pytest.mark.parametrize("rules", list(PER_CODECS))
+@pytest.mark.parametrize("mode", MODES)
+def test_an_unknown_enumeration_addition_is_kept_in_per(versions, versions_per, mode, rules):
+    """PER sends an ENUMERATED addition as its index among the additions (X.691 14.3), not
+    its number.  A converter built from Old.asn, whose Level knows one addition, keeps a
+    later one by its index (ASN1H_ENUM_ADDITION, asn1h.h) and writes it back as it came;
+    DER, which needs its number, refuses it, and JER gives the index.  pycrate, given
+    Old.asn, writes an unknown addition as "_ext_<index>": the same octets."""
+    entry, reference, new_graph = versions
+    old = PycrateSpec([specbuilds.TESTS / "specs" / "versions" / "Old.asn"], "Versions")
+    for level, index in (("low", None), ("high", None), ("higher", None), ("highest", 1),
+                         ("top", 2)):
+        value = {"level": level, "note": 5}
+        per = versions_per["New", rules].encode("Graded", value)
+        relayed = convert(entry, mode, GRADED, per, "-i", rules, output=rules)
+        assert relayed.returncode == 0, relayed.stderr.decode()
+        assert relayed.stdout == per, (level, relayed.stdout.hex(), per.hex())
+        der = convert(entry, mode, GRADED, per, "-i", rules)
+        jer = json.loads(convert(entry, mode, GRADED, per, "-i", rules, output="jer").stdout)
+        if index is None:
+            assert der.stdout == reference.encode_der(GRADED, value)
+            assert jer == value
+            continue
+        assert der.returncode == 1 and b"level" in der.stderr, der.stderr
+        assert jer == {"level": {"...": index}, "note": 5}
+        assert old.encode("Graded", {"level": f"_ext_{index}", "note": 5},
+                          rules == "aper") == per
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_numbers_that_keep_per_additions_are_not_ber_numbers(versions, mode):
+    """Level's kept additions are numbers from INT32_MIN up (asn1h.h): BER decoding refuses
+    such a number where it would keep any other unknown one, and an enumeration that uses
+    one (Extreme's bottom) refuses unknown additions in PER rather than mistake them."""
+    entry = versions[0]
+    unknown = bytes.fromhex("3006" "800114" "810105")         # level 20: kept
+    assert convert(entry, mode, GRADED, unknown).stdout == unknown
+    reserved = bytes.fromhex("3009" "800480000001" "810105")  # INT32_MIN + 1
+    result = convert(entry, mode, GRADED, reserved)
+    assert result.returncode == 1 and result.stderr.decode().startswith("-:4: Versions.Graded.level: "), \
+        result.stderr
+    extreme = {"bottom": "00", "more": "80"}   # UPER: extension 0, index 0 of 2; 1, 0
+    assert convert(entry, mode, "Versions.Extreme", bytes.fromhex(extreme["bottom"]),
+                   "-i", "uper", output="uper").stdout == bytes.fromhex("00")
+    refused = convert(entry, mode, "Versions.Extreme", bytes.fromhex(extreme["more"]),
+                      "-i", "uper", output="uper")
+    assert refused.returncode == 1 and refused.stdout == b"", refused.stderr
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -427,3 +427,80 @@ def test_compiled_types_take_their_own_per_routines(variant, tmp_path):
     # the CAM has 30-odd constrained INTEGER and ENUMERATED members and 3 CHOICE indexes
     assert results["compiled"][1] >= 20 and results["compiled"][2] >= 20, results
     assert results["interpreted"][1:] == (0, 0)
+
+
+def canonical_order(reference, type_name: str, values: list) -> list:
+    """values in CANONICAL-PER's SET OF order (X.691 22.1): by each one's own encoding,
+    here asn1tools', padded with 0 octets to the longest; shorter first among equals."""
+    encodings = [reference.encode(type_name, value) for value in values]
+    width = max((len(e) for e in encodings), default=0)
+    ranked = sorted(range(len(values)),
+                    key=lambda i: (encodings[i] + bytes(width - len(encodings[i])),
+                                   len(encodings[i]), i))
+    return [values[i] for i in ranked]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_canonical_per_sorts_a_set_of_by_its_elements_encodings(variant):
+    """With --canonical (ASN1H_PER_CANONICAL) a SET OF's elements go in ascending order of
+    their own encodings, at every level: Bag's entries, and each entry's tags.  The
+    expected octets are asn1tools' encoding of the value whose lists were put in that
+    order from asn1tools' encodings of each element alone.  Without --canonical the
+    order received stays (BASIC-PER)."""
+    import random
+    s = spec("per")
+    reference = s.reference[VARIANTS[variant]]
+    rng = random.Random(22)
+    reordered = 0
+    for _ in range(12):
+        bag = []
+        for _ in range(rng.randint(2, 8)):
+            entry = {"key": rng.choice([0, 1, 7, 255, 256, 999, 1000, rng.randint(0, 1000)])}
+            if rng.random() < 0.6:
+                # no empty tag: asn1tools does not align one in APER (above)
+                entry["tags"] = ["".join(rng.choice("abz~") for _ in range(rng.randint(1, 4)))
+                                 for _ in range(rng.randint(0, 4))]
+            bag.append(entry)
+        received = reference.encode("Bag", bag)
+        canonical = [dict(e, tags=canonical_order(reference, "Tag", e["tags"]))
+                     if "tags" in e else e for e in bag]
+        expected = reference.encode("Bag", canonical_order(reference, "Entry", canonical))
+        reordered += expected != received
+        for mode in MODES:
+            ours = s.run(mode, "Bag", received, variant, variant)
+            assert ours.returncode == 0 and ours.stdout == received, ours.stderr
+            ours = s.builds[mode].run("-p", "PerTest.Bag", "-i", variant, "-o", variant,
+                                      "--canonical", "-", input=received, check=False)
+            assert ours.returncode == 0, ours.stderr.decode()
+            assert ours.stdout == expected, (mode, bag, ours.stdout.hex(), expected.hex())
+    assert reordered >= 8                   # the order received was seldom canonical
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_lists_in_fragments_and_counts_out_of_bounds_agree_on_every_path(variant):
+    """A compiled list reads its count inline when it is a constrained number, and leaves
+    a count in 16K fragments to the tables: 40,000 colours (two fragments of 16K and the
+    rest) and NULLs come and go as asn1tools writes them, in every build.  A count of
+    three bits that says 8 where SIZE (1..5) allows 5 is refused once the elements are
+    read, with the same error on every path."""
+    s = spec("per")
+    reference = s.reference[VARIANTS[variant]]
+    for pdu, value in (("Colours", ["red", "green", "blue", "green"] * 10000),
+                       ("Nulls", [None] * 40000), ("Five", [7, 0, 3])):
+        data = reference.encode(pdu, value)
+        der = s.reference["der"].encode(pdu, value)
+        for mode in MODES:
+            assert s.run(mode, pdu, data, variant, variant).stdout == data, (mode, pdu)
+            assert s.run(mode, pdu, data, variant, "der").stdout == der, (mode, pdu)
+            assert s.run(mode, pdu, der, "ber", variant).stdout == data, (mode, pdu)
+    # UPER and APER alike here: 111 (1 + 7 elements), then 8 times 3 bits: refused; 000
+    # (1 element), then 111: the count is not mistaken for the element's value
+    for bits, out in (("111" + "101" * 8, None), ("000" "111", "1c")):
+        bits += "0" * (-len(bits) % 8)
+        data = int(bits, 2).to_bytes(len(bits) // 8, "big")
+        results = [s.run(mode, "Five", data, variant, variant) for mode in MODES]
+        assert len({(r.stdout, r.stderr) for r in results}) == 1, results
+        if out:
+            assert results[0].stdout.hex() == out, results[0].stderr
+        else:
+            assert results[0].stderr == b"-:0: PerTest.Five: value out of range\n"

@@ -40,3 +40,23 @@ def test_a_program_links_the_parts_its_types_need(tmp_path, name):
     assert {p for p, symbol in PARTS.items() if symbol in symbols} == ({part} - {None})
     data = bytes.fromhex(der)
     assert program.run("-p", "Parts.T", "-o", "der", "-", input=data).stdout == data
+
+
+@pytest.mark.parametrize("body, sorts", [("SEQUENCE OF INTEGER (0..7)", False),
+                                         ("SET OF INTEGER (0..7)", True)])
+def test_a_per_program_links_canonical_sorting_only_for_set_of(tmp_path, body, sorts):
+    """CANONICAL-PER's SET OF order (asn1h_per_sorted) is a part of its own: a PER program
+    of a spec without SET OF does not link it; one with a SET OF does, and sorts with
+    --canonical (elements 5, 1, 3 as 1, 3, 5: a count of 3, then 001 011 101)."""
+    spec = tmp_path / "parts.asn"
+    spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {body}\nEND\n")
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
+                          "--mode", "interpreted", "--encoding", "uper")
+    program = cbuild.build_program(out, "spec", flags=FLAGS)
+    symbols = subprocess.run(["nm", str(program.program)], capture_output=True, text=True,
+                             check=True).stdout
+    assert ("asn1h_per_sorted" in symbols) == sorts
+    given = bytes.fromhex("03" "a580")      # 3 elements: 101 001 011 (and padding)
+    written = program.run("-p", "Parts.T", "-i", "uper", "-o", "uper", "--canonical", "-",
+                          input=given).stdout
+    assert written == (bytes.fromhex("03" "2e80") if sorts else given)

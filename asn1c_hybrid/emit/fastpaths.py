@@ -562,6 +562,8 @@ class _Builder:
             else:
                 test = " || ".join(f"x == {_literal(v)}" for v in values)
             self.body.append(f"if (!({test})) goto miss;")
+        elif target.kind == Kind.ENUMERATED and n >= 4:
+            self.body.append("if (asn1h_enum_addition(x)) goto miss;")  # numbers PER keeps
         if t.check is not None:
             if t.check.sizes or t.check.chars:
                 raise Refused(f"{t.node.id}: a constraint beyond values")
@@ -748,6 +750,8 @@ class _Encoder(_Builder):
         if target.kind == Kind.ENUMERATED and not target.extensible:
             values = sorted({v for _, v in self.type_of(target.id).enum_items})
             tests.append(" && ".join(f"x != {_literal(v)}" for v in values))
+        elif target.kind == Kind.ENUMERATED and n >= 4:
+            tests.append("asn1h_enum_addition(x)")
         if t.check is not None and t.check.values:
             tests.append(f"!({intervals_test('x', t.check.values)})")
         if tests:
@@ -794,6 +798,8 @@ def _contents(builder: _Builder, t: TypeLayout, target, n: int) -> bytes:
             candidates += [0, 1, -1, 2**(8 * n - 9) if n > 1 else 0, span[1], span[0]]
         for v in candidates:
             shortest = (v + (v < 0)).bit_length() // 8 + 1
+            if kind == Kind.ENUMERATED and 0 <= v + 2**31 < 2**16:
+                continue                    # the numbers of PER's kept additions (asn1h.h)
             in_bounds = t.check is None or not t.check.values or \
                 any(lo <= v <= hi for lo, hi in t.check.values)
             if shortest == n and low <= v <= high and in_bounds:

@@ -1,6 +1,6 @@
-"""Compiled PER routines (X.691; docs/runtime.md, "PER"): a compiled SEQUENCE's or
-CHOICE's decoder and encoder for both variants, unaligned and aligned, beside its BER
-routines.
+"""Compiled PER routines (X.691; docs/runtime.md, "PER"): a compiled SEQUENCE's, SET's,
+CHOICE's or list's decoder and encoder for both variants, unaligned and aligned, beside
+its BER routines.
 
 They do inline what the generator knows: the extension bit, the preamble of the OPTIONAL
 and DEFAULT members read or written as one number, the rank of each root alternative, and
@@ -8,9 +8,11 @@ the members of the common kinds (BOOLEAN, NULL, and INTEGER and ENUMERATED whose
 PER-visible constraint is all their constraint), with their bounds as constants.  Every
 other member goes through asn1h_per_member (the tables, or its own type's compiled
 routine), and extension additions through the tables, so that a compiled type and an
-interpreted one call each other at every level, as in BER.  A type they cannot serve
-(a SET, a list, more than 64 OPTIONAL members, a CHOICE without root alternatives) has
-no PER routines: the tables encode it."""
+interpreted one call each other at every level, as in BER.  A list's count goes through
+asn1h_per_items and asn1h_per_put_items (the tables' reading of it; a count in 16K
+fragments is left to the tables), its elements inline when they are of the common kinds.
+A type they cannot serve (more than 64 OPTIONAL members, a CHOICE without root
+alternatives) has no PER routines: the tables encode it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from .constraints import per_decides
 from .layout import STORAGE_RANGES, Layout, MemberLayout, TypeLayout, integer_storage
 
 MAX_PREAMBLE = 64                   # OPTIONAL and DEFAULT root members read as one number
+_LISTS = (Kind.SEQUENCE_OF, Kind.SET_OF)
 
 
 @dataclass
@@ -45,7 +48,10 @@ class _Inline:
 
 
 def root_members(t: TypeLayout) -> list[MemberLayout]:
-    return [m for m in t.members if "ASN1H_M_EXTENSION" not in m.flags]
+    """The root members in the order PER writes them: a SET's in the canonical order of
+    their tags (X.691 21), as its member table holds them."""
+    members = [t.members[i] for i in t.der_order] if t.der_order else t.members
+    return [m for m in members if "ASN1H_M_EXTENSION" not in m.flags]
 
 
 def _optional(m: MemberLayout) -> bool:
@@ -57,9 +63,9 @@ def has_per_routines(layout: Layout, t: TypeLayout) -> bool:
     if not layout.per or not t.compiled or t.node.alias_of is not None:
         return False
     roots = root_members(t)
-    if t.node.kind == Kind.SEQUENCE:
+    if t.node.kind in (Kind.SEQUENCE, Kind.SET):
         return sum(_optional(m) for m in roots) <= MAX_PREAMBLE
-    return t.node.kind == Kind.CHOICE and bool(roots)
+    return t.node.kind in _LISTS or (t.node.kind == Kind.CHOICE and bool(roots))
 
 
 def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
@@ -111,22 +117,59 @@ class _Writer:
 
     # ---- decoding ----------------------------------------------------------------------
 
-    def decode_member(self, m: MemberLayout, indent: str) -> list[str]:
+    def decode_member(self, m: MemberLayout, indent: str, element: bool = False) -> list[str]:
+        """Member m, or the element `*item` of list element i."""
         how = _inline(self.layout, m)
-        fail = f"return asn1h_per_unwind(r, {self.member(m)});"
+        fail = (f"return asn1h_per_unwind_item(r, {self.member(m)}, i);" if element
+                else f"return asn1h_per_unwind(r, {self.member(m)});")
+        access = "(*item)" if element else m.access
         count = f"ASN1H_COUNT(r->d, {m.desc_index});"
         if how is None:
-            return [f"{indent}if (!asn1h_per_member(r, {self.member(m)}, v))",
-                    f"{indent}    return 0;"]
+            return ([f"{indent}if (!asn1h_per_member(r, {self.member(m)}, item))",
+                     f"{indent}    return asn1h_per_unwind_item(r, NULL, i);"] if element else
+                    [f"{indent}if (!asn1h_per_member(r, {self.member(m)}, v))",
+                     f"{indent}    return 0;"])
         if how.kind == "null":
             return [f"{indent}{count}"]
         if how.kind == "bool":
             return [f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
-                    f"{indent}{m.access} = x != 0;", f"{indent}{count}"]
+                    f"{indent}{access} = x != 0;", f"{indent}{count}"]
         value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
         return [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
                 f"{indent}    {fail}",
-                f"{indent}{m.access} = ({how.ctype})({value});", f"{indent}{count}"]
+                f"{indent}{access} = ({how.ctype})({value});", f"{indent}{count}"]
+
+    def list_decoder(self, name: str) -> list[str]:
+        t, m = self.t, self.t.members[0]
+        out = [f"static int {name}(asn1h_per_in *r, const asn1h_type *t, void *value)", "{",
+               f"    {t.cname} *v = ({t.cname} *)value;", "    uint64_t x = 0;", "    size_t i;"]
+        bounds = _count_bounds(t)
+        if bounds is None:                  # the tables' reading of the count
+            out += ["    int in_bounds = 1;", "    (void)x;",
+                    "    switch (asn1h_per_items(r, t, v, sizeof *v->items, &in_bounds)) {",
+                    "    case 0:", "        return 0;",
+                    "    case 2:                                /* in fragments: by the tables */",
+                    "        return 1;", "    }"]
+            end = "    return in_bounds || asn1h_per_out_of_bounds(r);"
+        else:                               # a constrained number: inline
+            low, high = bounds
+            out += ["    (void)x;"]
+            if low == high:
+                out += ["    if (!asn1h_per_alloc_items(r, t, v, {low}u, sizeof *v->items))".format(
+                    low=low), "        return 0;"]
+                end = "    return 1;"
+            else:
+                out[-1:-1] = ["    uint64_t count;"]           # before the statement
+                out += [f"    if (!asn1h_per_number(r, UINT64_C({high - low}), &count)",
+                        f"        || !asn1h_per_alloc_items(r, t, v, (size_t)count + {low}u, "
+                        "sizeof *v->items))", "        return 0;"]
+                # a number of more bits than the range needs may exceed it
+                end = ("    return 1;" if (high - low + 1) & (high - low) == 0 else
+                       f"    return count <= {high - low}u || asn1h_per_out_of_bounds(r);")
+        return out + ["    for (i = 0; i < v->count; i++) {",
+                      f"        {m.ctype} *item = &v->items[i];",
+                      "        (void)item;                         /* a NULL has nothing to store */",
+                      *self.decode_member(m, "        ", element=True), "    }", end, "}"]
 
     def decoder(self, name: str) -> list[str]:
         t = self.t
@@ -134,7 +177,7 @@ class _Writer:
         out = [f"static int {name}(asn1h_per_in *r, const asn1h_type *t, void *value)", "{",
                f"    {t.cname} *v = ({t.cname} *)value;", "    uint64_t x = 0;"]
         roots = root_members(t)
-        if t.node.kind == Kind.SEQUENCE:
+        if t.node.kind in (Kind.SEQUENCE, Kind.SET):
             optional = [m for m in roots if _optional(m)]
             if extensible:
                 out.append("    uint64_t ext;")
@@ -184,29 +227,61 @@ class _Writer:
 
     # ---- encoding ----------------------------------------------------------------------
 
-    def encode_member(self, m: MemberLayout, indent: str) -> list[str]:
+    def encode_member(self, m: MemberLayout, indent: str, element: bool = False) -> list[str]:
+        """Member m, or the element `*item` of list element i."""
         how = _inline(self.layout, m)
-        general = [f"{indent}if (!asn1h_per_put_member(w, {self.member(m)}, v))",
-                   f"{indent}    return 0;"]
-        fail = f"return (asn1h_enc_unwind(w->e, {self.member(m)}), 0);"
+        general = ([f"{indent}if (!asn1h_per_put_member(w, {self.member(m)}, item))",
+                    f"{indent}    return asn1h_per_put_unwind_item(w, NULL, i);"] if element
+                   else [f"{indent}if (!asn1h_per_put_member(w, {self.member(m)}, v))",
+                         f"{indent}    return 0;"])
+        fail = (f"return asn1h_per_put_unwind_item(w, {self.member(m)}, i);" if element
+                else f"return (asn1h_enc_unwind(w->e, {self.member(m)}), 0);")
+        access = "(*item)" if element else m.access
         if how is None:
             return general
         if how.kind == "null":
             return []
         if how.kind == "bool":
-            return [f"{indent}if (!asn1h_per_put_bits(w, 1, {m.access} != 0))",
+            return [f"{indent}if (!asn1h_per_put_bits(w, 1, {access} != 0))",
                     f"{indent}    {fail}"]
-        offset = (f"(uint64_t)((int64_t){m.access} - {_literal(how.low)})" if how.low
-                  else f"(uint64_t){m.access}")
+        offset = (f"(uint64_t)((int64_t){access} - {_literal(how.low)})" if how.low
+                  else f"(uint64_t){access}")
         put = [f"{indent}if (!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
                f"{indent}    {fail}"]
         if not how.tests:
             return put
         # a value outside the constraint: the tables refuse it, with the member's name
-        test = " && ".join(x.replace("{acc}", m.access) for x in how.tests)
+        test = " && ".join(x.replace("{acc}", access) for x in how.tests)
         return ([f"{indent}if (ASN1H_UNLIKELY(!({test}))) {{"] +
                 [f"    {line}" for line in general] + [f"{indent}}} else {{"] +
                 [f"    {line}" for line in put] + [f"{indent}}}"])
+
+    def list_encoder(self, name: str) -> list[str]:
+        t, m = self.t, self.t.members[0]
+        out = [f"static int {name}(asn1h_per_out *w, const asn1h_type *t, const void *value)",
+               "{", f"    const {t.cname} *v = (const {t.cname} *)value;", "    size_t i;"]
+        bounds = _count_bounds(t)
+        if bounds is None:
+            out += ["    switch (asn1h_per_put_items(w, t, v->count)) {",
+                    "    case 0:", "        return 0;",
+                    "    case 2:                                /* in fragments: by the tables */",
+                    "        return asn1h_per_by_tables(w, t, v);", "    }"]
+        else:
+            low, high = bounds
+            outside = " || ".join(([f"v->count < {low}u"] if low else []) +
+                                  [f"v->count > {high}u"])
+            out += [f"    if ({outside})             /* refused by the tables */",
+                    "        return asn1h_per_by_tables(w, t, v);"]
+            if low < high:
+                offset = f"v->count - {low}u" if low else "v->count"
+                out += [f"    if (!asn1h_per_put_number(w, UINT64_C({high - low}), "
+                        f"(uint64_t)({offset})))", "        return 0;"]
+        return out + [
+                "    for (i = 0; i < v->count; i++) {",
+                f"        const {m.ctype} *item = &v->items[i];",
+                "        (void)item;                         /* a NULL writes nothing */",
+                *self.encode_member(m, "        ", element=True), "    }",
+                "    return 1;", "}"]
 
     def present(self, m: MemberLayout) -> str:
         if "ASN1H_M_DEFAULT" in m.flags or m.bit is None:
@@ -219,7 +294,7 @@ class _Writer:
         out = [f"static int {name}(asn1h_per_out *w, const asn1h_type *t, const void *value)",
                "{", f"    const {t.cname} *v = (const {t.cname} *)value;"]
         roots = root_members(t)
-        if t.node.kind == Kind.SEQUENCE:
+        if t.node.kind in (Kind.SEQUENCE, Kind.SET):
             optional = [m for m in roots if _optional(m)]
             if optional:
                 out.append("    uint64_t preamble = 0;")
@@ -259,6 +334,16 @@ class _Writer:
         return out + ["}"]
 
 
+def _count_bounds(t: TypeLayout) -> Optional[tuple[int, int]]:
+    """A list's size bounds when its count is a constrained number (X.691 11.9.3.3: a
+    root without extension, an upper bound under 64K), read and written inline."""
+    per = t.per
+    if per is None or per.sizes is None or per.size_ext:
+        return None
+    low, high = per.sizes
+    return (low, high) if high is not None and high < 65536 else None
+
+
 def ranked_roots(roots: list[MemberLayout]) -> list[MemberLayout]:
     """A CHOICE's root alternatives by their index (X.691 23.6): in the canonical order of
     their tags, which is the order of definition when one has no tag of its own (as the
@@ -275,8 +360,10 @@ def per_routines(layout: Layout, compiled: list[TypeLayout]) -> list[PerRoutines
         if has_per_routines(layout, t):
             writer = _Writer(layout, t)
             decoder, encoder = per_names(t)
-            out.append(PerRoutines(t, decoder, encoder,
-                                   writer.decoder(decoder) + [""] + writer.encoder(encoder)))
+            code = (writer.list_decoder(decoder) + [""] + writer.list_encoder(encoder)
+                    if t.node.kind in _LISTS else
+                    writer.decoder(decoder) + [""] + writer.encoder(encoder))
+            out.append(PerRoutines(t, decoder, encoder, code))
     return out
 
 
