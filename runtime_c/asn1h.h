@@ -227,8 +227,8 @@ enum {
  * the C value of such an item is ASN1H_ENUM_ADDITION(k): a number of a range that no
  * known item uses (a type whose items reach into it refuses unknown additions).  PER
  * writes it back as it came; BER and DER, which need its number, refuse it
- * (ASN1H_ERR_VALUE), and BER decoding refuses a number of that range.  JER writes it as
- * {"...": k}. */
+ * (ASN1H_ERR_VALUE), and BER decoding refuses an unknown number of that range.  JER
+ * writes it as {"...": k}. */
 #define ASN1H_ENUM_ADDITION(k) ((int64_t)INT32_MIN + (int64_t)(k))
 #define ASN1H_ENUM_ADDITIONS   65536u           /* k < ASN1H_ENUM_ADDITIONS */
 #define asn1h_enum_addition(x) ((uint64_t)(x) - (uint64_t)(int64_t)INT32_MIN \

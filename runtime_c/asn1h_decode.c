@@ -333,10 +333,11 @@ ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_ty
 
     if (!require_primitive(d, p, form) || !asn1h_dec_int(d, t, p, end, v))
         return NULL;
+    /* an addition's number is kept, but for the numbers that keep PER's additions by
+     * index (asn1h.h): the 4 octets 80 00 xx xx */
+    if ((t->flags & ASN1H_T_EXTENSIBLE) && (end - p != 4 || p[0] != 0x80 || p[1] != 0x00))
+        return end;
     value = asn1h_load_int(asn1h_storage(t), v);
-    if ((t->flags & ASN1H_T_EXTENSIBLE) && !asn1h_enum_addition(value))
-        return end;                         /* an addition's number is kept; PER's
-                                               additions kept by index are not numbers */
     if (t->flags & ASN1H_T_DENSE) {
         if (value >= 0 && value < (int64_t)t->count)
             return end;

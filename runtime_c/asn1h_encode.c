@@ -345,6 +345,18 @@ ASN1H_NOINLINE static int refused(const asn1h_enc *e, const asn1h_type *t, const
 }
 
 /* The kinds that may have a constraint record (asn1h_constrained) test `extra` first. */
+/* Whether x is one of ENUMERATED t's own items. */
+static int known_item(const asn1h_spec *spec, const asn1h_type *t, int64_t x)
+{
+    unsigned i;
+    if (t->flags & ASN1H_T_DENSE)
+        return x >= 0 && x < (int64_t)t->count;
+    for (i = 0; i < t->count; i++)
+        if (spec->enum_values[t->first + i] == x)
+            return 1;
+    return 0;
+}
+
 uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     switch ((asn1h_kind)t->kind) {
@@ -356,11 +368,15 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
             return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return asn1h_enc_int(e, t, p, v);
-    case ASN1H_ENUMERATED:
-        if ((t->flags & ASN1H_T_EXTENSIBLE)
-            && asn1h_enum_addition(asn1h_load_int(asn1h_storage(t), v)))
-            return asn1h_enc_fail(e, ASN1H_ERR_VALUE);     /* its number is not known */
-        return asn1h_enc_int(e, t, p, v);
+    case ASN1H_ENUMERATED: {
+        uint8_t *q = asn1h_enc_int(e, t, p, v);
+        /* an addition PER kept by index (asn1h.h): its number is not known.  Those
+         * numbers are the 4 octets 80 00 xx xx, so only such contents are looked at. */
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE) && q && p - q == 4 && q[0] == 0x80
+            && q[1] == 0x00 && !known_item(e->spec, t, asn1h_load_int(asn1h_storage(t), v)))
+            return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
+        return q;
+    }
     case ASN1H_REAL:
         return enc_real(e, p, (const double *)v);
     case ASN1H_BIT_STRING:

@@ -314,6 +314,8 @@ def test_numbers_that_keep_per_additions_are_not_ber_numbers(versions, mode):
     refused = convert(entry, mode, "Versions.Extreme", bytes.fromhex(extreme["more"]),
                       "-i", "uper", output="uper")
     assert refused.returncode == 1 and refused.stdout == b"", refused.stderr
+    bottom = bytes.fromhex("0a0480000000")                  # a known item of that range
+    assert convert(entry, mode, "Versions.Extreme", bottom).stdout == bottom
 
 
 @pytest.mark.parametrize("mode", MODES)
