@@ -476,7 +476,7 @@ def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
              "(our UPER is asn1tools'), s1ap an InitialContextSetupRequest with one E-RAB "
              "(our APER is pycrate's), each 200 times (bench/per_messages.py).  The compiled "
              "build's PER routines (emit/per_routines.py) write the same octets as the "
-             "tables (X.400's SETs and lists are left to the tables in every build).  "
+             "tables.  "
              "asn1c 0.9.28 -gen-PER (UPER) reads and writes "
              "the same octets; it cannot take X.400, having no PER for SET, nor parse "
              "S1AP's information object sets.  The C that asn1tools generates is no peer: "

@@ -380,8 +380,6 @@ typedef struct asn1h_constraint {
 
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
-struct asn1h_per_out;                   /* asn1h_ber.h */
-
 typedef struct asn1h_codecs {
     /* SET contents: components in any order (asn1h_decode.c) */
     const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -410,8 +408,6 @@ typedef struct asn1h_codecs {
                                uint32_t tag);
     /* constraints (asn1h_check.c): whether v is a value the type's record permits */
     int (*satisfies)(const asn1h_spec *spec, const asn1h_type *t, const void *v);
-    /* CANONICAL-PER's SET OF order (asn1h_per.c) */
-    int (*per_sorted)(struct asn1h_per_out *w, const asn1h_type *t, const void *value);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */

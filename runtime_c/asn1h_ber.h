@@ -788,9 +788,6 @@ int asn1h_per_unwind_item(asn1h_per_in *r, const asn1h_member *m, size_t i);
 int asn1h_per_put_items(asn1h_per_out *w, const asn1h_type *t, size_t count);
 int asn1h_per_put_unwind_item(asn1h_per_out *w, const asn1h_member *m, size_t i);
 
-/* The optional part of asn1h_codecs: a SET OF in CANONICAL-PER's order. */
-int asn1h_per_sorted(asn1h_per_out *w, const asn1h_type *t, const void *v);
-
 #ifdef __cplusplus
 }
 #endif

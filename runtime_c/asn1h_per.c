@@ -2191,9 +2191,9 @@ static int enc_list(per_out *w, const asn1h_type *t, const void *v)
     }
 }
 
-/* CANONICAL-PER: a SET OF written by the tables from a sorted copy of its elements.  The
- * tables reach it through asn1h_codecs: a spec without SET OF links none of this. */
-int asn1h_per_sorted(per_out *w, const asn1h_type *t, const void *v)
+/* CANONICAL-PER: a SET OF written by the tables from a sorted copy of its elements.
+ * (Not a part of asn1h_codecs: a BER program links those, and this pulls in PER.) */
+ASN1H_NOINLINE static int enc_sorted(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_member *element = &w->e->spec->members[t->first];
     size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
@@ -2256,7 +2256,7 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
         return enc_choice(w, t, v);
     case ASN1H_SET_OF:
         if (ASN1H_UNLIKELY(w->canonical))
-            return codecs->per_sorted(w, t, v);
+            return enc_sorted(w, t, v);
         /* fall through */
     case ASN1H_SEQUENCE_OF:
         if (ASN1H_UNLIKELY(t->flags & ASN1H_T_PER_COMPILED) && w->compiled)

@@ -42,21 +42,43 @@ def test_a_program_links_the_parts_its_types_need(tmp_path, name):
     assert program.run("-p", "Parts.T", "-o", "der", "-", input=data).stdout == data
 
 
+BER_MAIN = r"""
+#include "spec.h"
+int main(void)
+{
+    static const uint8_t der[] = { 0x30, 0x03, 0x02, 0x01, 0x05 };
+    static uint8_t memory[4096], out[64];
+    T value;
+    asn1h_arena arena;
+    asn1h_error err;
+    size_t len;
+    asn1h_arena_init(&arena, memory, sizeof memory, 0);
+    (void)asn1h_decode(&T_type, &value, der, sizeof der, &arena, NULL, NULL, &err);
+    return (int)asn1h_encode(&T_type, &value, out, sizeof out, &len, &err);
+}
+"""
+
+
 @pytest.mark.parametrize("body, sorts", [("SEQUENCE OF INTEGER (0..7)", False),
                                          ("SET OF INTEGER (0..7)", True)])
-def test_a_per_program_links_canonical_sorting_only_for_set_of(tmp_path, body, sorts):
-    """CANONICAL-PER's SET OF order (asn1h_per_sorted) is a part of its own: a PER program
-    of a spec without SET OF does not link it; one with a SET OF does, and sorts with
-    --canonical (elements 5, 1, 3 as 1, 3, 5: a count of 3, then 001 011 101)."""
+def test_canonical_per_is_per_code_that_a_ber_program_does_not_link(tmp_path, body, sorts):
+    """--canonical (ASN1H_PER_CANONICAL) sorts a SET OF (elements 5, 1, 3 as 1, 3, 5: a
+    count of 3, then 001 011 101) and leaves a SEQUENCE OF as it is.  The sorting is the
+    PER encoder's own, not a part of asn1h_codecs, which every program links: a BER
+    program of the same build (every rule) links no PER code."""
     spec = tmp_path / "parts.asn"
     spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {body}\nEND\n")
     out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
-                          "--mode", "interpreted", "--encoding", "uper")
-    program = cbuild.build_program(out, "spec", flags=FLAGS)
-    symbols = subprocess.run(["nm", str(program.program)], capture_output=True, text=True,
-                             check=True).stdout
-    assert ("asn1h_per_sorted" in symbols) == sorts
+                          "--mode", "interpreted")
+    converter = cbuild.build_program(out, "spec", flags=FLAGS)
     given = bytes.fromhex("03" "a580")      # 3 elements: 101 001 011 (and padding)
-    written = program.run("-p", "Parts.T", "-i", "uper", "-o", "uper", "--canonical", "-",
-                          input=given).stdout
+    written = converter.run("-p", "Parts.T", "-i", "uper", "-o", "uper", "--canonical", "-",
+                            input=given).stdout
     assert written == (bytes.fromhex("03" "2e80") if sorts else given)
+    main = tmp_path / "ber_main.c"
+    main.write_text(BER_MAIN)
+    ber = cbuild.build_program(out, "spec", main, flags=FLAGS, program="ber")
+    symbols = subprocess.run(["nm", str(ber.program)], capture_output=True, text=True,
+                             check=True).stdout
+    assert "asn1h_encode" in symbols
+    assert "_per" not in symbols.replace("asn1h_kept_in_per", "")

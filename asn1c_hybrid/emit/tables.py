@@ -101,12 +101,11 @@ class Tables:
     # the pairs' numbers
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
-    # "time", "received", "extensions", "set_extensions", "choice_extensions", "check",
-    # "canonical" (source.c.j2)
+    # "time", "received", "extensions", "set_extensions", "choice_extensions", "check"
+    # (source.c.j2)
 
 
-PER_CODECS = {"real", "check", "canonical"}   # the parts asn1h_per.c reaches through
-                                             # asn1h_codecs
+PER_CODECS = {"real", "check"}   # the parts asn1h_per.c reaches through asn1h_codecs
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
                              # char[rows][ROW], each row one literal, names never across rows
 
@@ -363,8 +362,6 @@ class _Builder:
                     entry.extra = len(roots)
             if kind == "ASN1H_SET":             # its contents in any order
                 self.t.codecs.add("set")
-            if kind == "ASN1H_SET_OF" and self.layout.per:   # CANONICAL-PER's order
-                self.t.codecs.add("canonical")
             if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
                 self.t.codecs.add("received")
             if "ASN1H_T_EXTENSIBLE" in t.flags:     # unknown extensions kept
