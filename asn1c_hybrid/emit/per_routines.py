@@ -155,8 +155,8 @@ class _Writer:
             low, high = bounds
             out += ["    (void)x;"]
             if low == high:
-                out += ["    if (!asn1h_per_alloc_items(r, t, v, {low}u, sizeof *v->items))".format(
-                    low=low), "        return 0;"]
+                out += [f"    if (!asn1h_per_alloc_items(r, t, v, {low}u, sizeof *v->items))",
+                        "        return 0;"]
                 end = "    return 1;"
             else:
                 out[-1:-1] = ["    uint64_t count;"]           # before the statement
