@@ -422,10 +422,12 @@ struct asn1h_spec {
     const int64_t *enum_values;         /* of the ENUMERATED types that are not dense */
     const asn1h_constraint *constraints;/* by asn1h_type.extra - 1 (see asn1h_constraint) */
     const int64_t *bounds;              /* their intervals */
-    const char *strings;                /* the string pool: NUL-terminated names, each at
+    /* Names (docs/runtime.md, "Names"): NULL in a build without names */
+    const char *strings;                /* the words of names, NUL-terminated */
+    const uint16_t *common_words;       /* offsets in strings of the 1-octet codes' words */
+    const uint8_t *names;               /* each name's codes, ended by 0, at
                                            (offset << name_shift) */
-    const uint16_t *type_names;         /* "Module.Type" of each type, in strings; NULL in
-                                           a build without names */
+    const uint16_t *type_names;         /* "Module.Type" of each type, 0 if anonymous */
     const uint16_t *member_names;       /* of each member; NULL without names */
     const uint16_t *enum_names;         /* of each ENUMERATED item; NULL without names */
     const char *spec_hash;              /* of the specification (profiles) */
@@ -439,11 +441,12 @@ struct asn1h_spec {
     uint8_t profile_shift;              /* the same in profile_strings */
 };
 
-/* A name of the string pool, from its 16-bit offset. */
-static inline const char *asn1h_name(const asn1h_spec *spec, uint16_t offset)
-{
-    return spec->strings + ((size_t)offset << spec->name_shift);
-}
+/* A buffer of ASN1H_NAME_MAX characters holds any name, its NUL included. */
+#define ASN1H_NAME_MAX 256
+
+/* Writes the name at `offset` (of type_names, member_names or enum_names) into buf, cut
+ * to size - 1 characters and NUL-terminated; returns its whole length. */
+size_t asn1h_name(const asn1h_spec *spec, uint16_t offset, char *buf, size_t size);
 
 /* The spec a type's entry belongs to: its header sits right before the type array. */
 static inline const asn1h_spec *asn1h_spec_of(const asn1h_type *t)
@@ -458,8 +461,9 @@ static inline const asn1h_type *asn1h_spec_types(const asn1h_spec *spec)
 }
 
 /* "Module.Type" (or the built-in type's name for a descriptor shared by anonymous
- * primitive types); "#k" (the index) in a build without names. */
-const char *asn1h_type_name(const asn1h_type *t);
+ * primitive types); "#k" (the index) in a build without names.  Written into buf as
+ * asn1h_name writes; returns buf. */
+const char *asn1h_type_name(const asn1h_type *t, char *buf, size_t size);
 /* The type that a path names: "Module.Type", then components ("Module.Type.a.b"), with
  * "*" for the element of a SEQUENCE OF or SET OF ("PKIX1Explicit88.TBSCertList.
  * revokedCertificates.*").  NULL when there is none, or in a build without names. */

@@ -532,24 +532,6 @@ const uint8_t *asn1h_int_octets(const asn1h_type *t, const void *v, uint8_t scra
     return q;
 }
 
-const char *asn1h_type_name(const asn1h_type *t)
-{
-    static char index_text[8];
-    const asn1h_spec *spec = asn1h_spec_of(t);
-    unsigned k = t->self, i = sizeof index_text - 1;
-    if (spec->type_names && spec->type_names[k])
-        return asn1h_name(spec, spec->type_names[k]);
-    if (spec->profile_names)
-        return spec->profile_strings + ((size_t)spec->profile_names[k] << spec->profile_shift);
-    index_text[i] = 0;                      /* "#k": no names in this build */
-    do {
-        index_text[--i] = (char)('0' + k % 10);
-        k /= 10;
-    } while (k && i > 1);
-    index_text[--i] = '#';
-    return index_text + i;
-}
-
 const asn1h_default *asn1h_default_of(const asn1h_spec *spec, const asn1h_member *m)
 {
     unsigned index = (unsigned)(m - spec->members), lo = 0, hi = spec->ndefaults;

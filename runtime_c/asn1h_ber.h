@@ -96,6 +96,13 @@ static inline const asn1h_type *asn1h_member_type(const asn1h_type *types,
     return types + m->type;
 }
 
+/* The octets one element of a list takes in its array: a pointer for a recursive one. */
+static inline size_t asn1h_element_size(const asn1h_type *types,
+                                        const asn1h_member *element)
+{
+    return (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : types[element->type].size;
+}
+
 /* The outermost tag of a member's encoding: its own (IMPLICIT, EXPLICIT) or its type's;
  * 0 when it has none (an untagged CHOICE or open type). */
 static inline uint32_t asn1h_member_tag(const asn1h_spec *spec, const asn1h_member *m)

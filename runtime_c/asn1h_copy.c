@@ -110,8 +110,7 @@ static int fix(const asn1h_spec *spec, const asn1h_type *t, void *v, asn1h_arena
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF: {
         const asn1h_member *element = &spec->members[t->first];
-        const asn1h_type *et = asn1h_spec_types(spec) + element->type;
-        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size, count, i;
+        size_t size = asn1h_element_size(asn1h_spec_types(spec), element), count, i;
         void *items;
         uint8_t *copy;
         asn1h_array_get(v, &items, &count);

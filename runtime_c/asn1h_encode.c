@@ -300,8 +300,7 @@ static uint8_t *enc_members(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const
 static uint8_t *enc_array(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     const asn1h_member *element = &e->spec->members[t->first];
-    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
-                                                     : asn1h_member_type(e->types, element)->size;
+    size_t size = asn1h_element_size(e->types, element);
     uint8_t *end = p;
     void *items;
     size_t count, i;

@@ -255,9 +255,12 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     return print(out, spec, t, v);
 }
 
-static const char *member_name(const asn1h_spec *spec, const asn1h_member *m)
+/* Prints `"name"` of an ENUMERATED item or a member (offset: its name). */
+static void put_name(FILE *out, const asn1h_spec *spec, uint16_t offset)
 {
-    return asn1h_name(spec, spec->member_names[m - spec->members]);
+    char name[ASN1H_NAME_MAX];
+    asn1h_name(spec, offset, name, sizeof name);
+    fprintf(out, "\"%s\"", name);
 }
 
 static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const void *v)
@@ -274,13 +277,12 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
         break;
     case ASN1H_ENUMERATED: {
         int64_t value = enum_value(t, v);
-        const char *name = NULL;
-        for (i = 0; i < t->count && !name; i++)
+        for (i = 0; i < t->count; i++)
             if ((t->flags & ASN1H_T_DENSE) ? value == (int64_t)i
                                            : spec->enum_values[t->first + i] == value)
-                name = asn1h_name(spec, spec->enum_names[t->first + i]);
-        if (name)
-            fprintf(out, "\"%s\"", name);
+                break;
+        if (i < t->count)
+            put_name(out, spec, spec->enum_names[t->first + i]);
         else if ((t->flags & ASN1H_T_EXTENSIBLE) && asn1h_enum_addition(value))
             fprintf(out, "{\"...\":%lld}",  /* kept by its index among the additions */
                     (long long)(value - ASN1H_ENUM_ADDITION(0)));
@@ -345,7 +347,10 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
                 continue;
             if (!mv)
                 continue;
-            fprintf(out, "%s\"%s\":", first ? "" : ",", member_name(spec, m));
+            if (!first)
+                fputc(',', out);
+            put_name(out, spec, spec->member_names[m - spec->members]);
+            fputc(':', out);
             if (print(out, spec, types + m->type, mv))
                 return -1;
             first = 0;
@@ -363,7 +368,7 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
     case ASN1H_SET_OF: {
         const asn1h_member *element = &spec->members[t->first];
         const asn1h_type *et = types + element->type;
-        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size;
+        size_t size = asn1h_element_size(types, element);
         void *items;
         size_t count, k;
         asn1h_array_get(v, &items, &count);
@@ -393,7 +398,9 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
             break;
         }
         m = &spec->members[t->first + which - 1];
-        fprintf(out, "{\"%s\":", member_name(spec, m));
+        fputc('{', out);
+        put_name(out, spec, spec->member_names[m - spec->members]);
+        fputc(':', out);
         if (print(out, spec, types + m->type, member_value(m, v)))
             return -1;
         putc('}', out);

@@ -1312,8 +1312,7 @@ ASN1H_INLINE uint8_t *grow_items(per_in *r, const uint8_t *items, size_t total, 
 static int dec_list(per_in *r, const asn1h_type *t, void *v)
 {
     const asn1h_member *element = &r->d->spec->members[t->first];
-    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
-                                                     : asn1h_member_type(r->d->types, element)->size;
+    size_t size = asn1h_element_size(r->d->types, element);
     per_bounds b = bounds_of(r->d->spec, t);
     uint8_t *items = NULL;
     size_t total = 0, n, i;
@@ -2163,8 +2162,7 @@ failed:
 static int enc_list(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_member *element = &w->e->spec->members[t->first];
-    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
-                                                     : asn1h_member_type(w->e->types, element)->size;
+    size_t size = asn1h_element_size(w->e->types, element);
     per_bounds b = bounds_of(w->e->spec, t);
     void *items;
     size_t count, done = 0;
@@ -2196,8 +2194,7 @@ static int enc_list(per_out *w, const asn1h_type *t, const void *v)
 ASN1H_NOINLINE static int enc_sorted(per_out *w, const asn1h_type *t, const void *v)
 {
     const asn1h_member *element = &w->e->spec->members[t->first];
-    size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *)
-                                                     : asn1h_member_type(w->e->types, element)->size;
+    size_t size = asn1h_element_size(w->e->types, element);
     struct { void *items; size_t count; } copy;     /* a list value's layout */
     uint8_t *sorted = NULL;
     int ok;
@@ -2333,6 +2330,18 @@ int asn1h_per_by_tables(per_out *w, const asn1h_type *t, const void *v)
     return t->kind == ASN1H_CHOICE ? enc_choice_addition(w, t, v) : enc_extensible(w, t, v);
 }
 
+/* A list of n elements of `size` octets, zeroed, as v's array. */
+static int alloc_items(per_in *r, const asn1h_type *t, void *v, size_t n, size_t size)
+{
+    uint8_t *items = NULL;
+    (void)t;                                /* counted in profiling builds alone */
+    if (n && !(items = grow_items(r, NULL, 0, n, size)))
+        return 0;
+    asn1h_array_set(v, items, n);
+    ASN1H_COUNT_ITEMS(r->d, t->self, n);
+    return 1;
+}
+
 int asn1h_per_items(per_in *r, const asn1h_type *t, void *v, size_t size, int *in_bounds)
 {
     const asn1h_member *element = &r->d->spec->members[t->first];
@@ -2346,20 +2355,15 @@ int asn1h_per_items(per_in *r, const asn1h_type *t, void *v, size_t size, int *i
         return dec_list(r, t, v) ? 2 : 0;
     }
     *in_bounds = !bounded || (n >= b.size_lb && n <= b.size_ub);
-    return asn1h_per_alloc_items(r, t, v, n, size);
+    return alloc_items(r, t, v, n, size);     /* dec_count checked n against the input */
 }
 
 int asn1h_per_alloc_items(per_in *r, const asn1h_type *t, void *v, size_t n, size_t size)
 {
     const asn1h_member *element = &r->d->spec->members[t->first];
-    uint8_t *items = NULL;
     if (n > r->end - r->pos && asn1h_member_type(r->d->types, element)->kind != ASN1H_NULL)
         return in_fail(r, ASN1H_ERR_TRUNCATED);
-    if (n && !(items = grow_items(r, NULL, 0, n, size)))
-        return 0;
-    asn1h_array_set(v, items, n);
-    ASN1H_COUNT_ITEMS(r->d, t->self, n);
-    return 1;
+    return alloc_items(r, t, v, n, size);
 }
 
 int asn1h_per_out_of_bounds(per_in *r)

@@ -1,6 +1,6 @@
 /* asn1h_value.c: what the runtime does with values besides coding them: compare them,
- * explain errors, write profile counters.  All of it walks the tables; it is above the
- * codecs (docs/runtime.md, "Layers"), and nothing in them calls it. */
+ * explain errors, read names, write profile counters.  All of it walks the tables; it is
+ * above the codecs (docs/runtime.md, "Layers"), and nothing in them calls it. */
 #include <math.h>
 #include <string.h>
 
@@ -36,12 +36,13 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
     const asn1h_spec *spec = err->type ? asn1h_spec_of(err->type) : NULL;
     size_t n = 0;
     unsigned i;
+    char name[ASN1H_NAME_MAX];
 #define APPEND(...) \
     do { int k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, __VA_ARGS__); \
          if (k > 0) n += (size_t)k; } while (0)
     if (size)
         buf[0] = 0;
-    APPEND("%s", err->type ? asn1h_type_name(err->type) : "?");
+    APPEND("%s", err->type ? asn1h_type_name(err->type, name, sizeof name) : "?");
     if (err->truncated)
         APPEND("...");
     for (i = err->depth; i-- > 0;) {
@@ -49,7 +50,8 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
         if (!m) {
             APPEND("[%lu]", (unsigned long)err->path[i].index);
         } else if (spec && spec->member_names) {
-            APPEND(".%s", asn1h_name(spec, spec->member_names[m - spec->members]));
+            asn1h_name(spec, spec->member_names[m - spec->members], name, sizeof name);
+            APPEND(".%s", name);
         } else {                            /* no names: the member's index in its type */
             unsigned position = 0;
             if (spec) {
@@ -190,7 +192,7 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
     case ASN1H_SET_OF: {
         const asn1h_member *element = &spec->members[t->first];
         const asn1h_type *et = types + element->type;
-        size_t size = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size;
+        size_t size = asn1h_element_size(types, element);
         void *ia, *ib;
         size_t ca, cb, i;
         asn1h_array_get(a, &ia, &ca);
@@ -235,12 +237,56 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
     return false;
 }
 
+/* ---- Names ------------------------------------------------------------------------ */
+
+size_t asn1h_name(const asn1h_spec *spec, uint16_t offset, char *buf, size_t size)
+{
+    const uint8_t *code = spec->names + ((size_t)offset << spec->name_shift);
+    size_t n = 0;
+    for (; *code; code++) {
+        const char *word;
+        if (*code >= 0x20 && *code < 0x80) {        /* a character */
+            if (n + 1 < size)
+                buf[n] = (char)*code;
+            n++;
+            continue;
+        }
+        if (*code >= 0xC0) {                        /* a word by its offset */
+            word = spec->strings + ((size_t)(code[0] & 0x3F) << 8 | code[1]);
+            code++;
+        } else {                                    /* a common word: 0x01..0x1F, 0x80.. */
+            word = spec->strings + spec->common_words[*code < 0x20 ? *code - 0x01u
+                                                                   : *code - 0x80u + 0x1Fu];
+        }
+        for (; *word; word++, n++)
+            if (n + 1 < size)
+                buf[n] = *word;
+    }
+    if (size)
+        buf[n < size ? n : size - 1] = 0;
+    return n;
+}
+
+const char *asn1h_type_name(const asn1h_type *t, char *buf, size_t size)
+{
+    const asn1h_spec *spec = asn1h_spec_of(t);
+    if (spec->type_names && spec->type_names[t->self])
+        asn1h_name(spec, spec->type_names[t->self], buf, size);
+    else if (spec->profile_names)
+        snprintf(buf, size, "%s", spec->profile_strings
+                 + ((size_t)spec->profile_names[t->self] << spec->profile_shift));
+    else                                    /* no names in this build */
+        snprintf(buf, size, "#%u", (unsigned)t->self);
+    return buf;
+}
+
 /* ---- Types by name ------------------------------------------------------------------- */
 
-/* Whether path[0..len) is the name `name`. */
-static int names(const char *path, size_t len, const char *name)
+/* Whether path[0..len) is the name at `offset`. */
+static int names(const asn1h_spec *spec, const char *path, size_t len, uint16_t offset)
 {
-    return strncmp(path, name, len) == 0 && name[len] == 0;
+    char name[ASN1H_NAME_MAX];
+    return asn1h_name(spec, offset, name, sizeof name) == len && memcmp(path, name, len) == 0;
 }
 
 const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
@@ -253,8 +299,8 @@ const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
     /* "Module.Type": module names may hold dots, so the longest prefix that is a type */
     for (rest = path + strlen(path); !t; ) {
         for (i = 0; i < spec->ntypes && !t; i++)
-            if (spec->type_names[i] && names(path, (size_t)(rest - path),
-                                             asn1h_name(spec, spec->type_names[i])))
+            if (spec->type_names[i] && names(spec, path, (size_t)(rest - path),
+                                             spec->type_names[i]))
                 t = &types[i];
         if (t)
             break;
@@ -270,14 +316,14 @@ const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
             rest++;
         len = (size_t)(rest - name);
         if (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF) {
-            if (!names(name, len, "*"))
+            if (len != 1 || *name != '*')
                 return NULL;
             t = &types[spec->members[t->first].type];
         } else if (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET
                    || t->kind == ASN1H_CHOICE) {
             const asn1h_type *found = NULL;
             for (i = t->first; i < (size_t)t->first + t->count && !found; i++)
-                if (names(name, len, asn1h_name(spec, spec->member_names[i])))
+                if (names(spec, name, len, spec->member_names[i]))
                     found = &types[spec->members[i].type];
             if (!(t = found))
                 return NULL;

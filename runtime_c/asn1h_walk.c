@@ -44,7 +44,7 @@ static const uint8_t *walk_list(asn1h_dec *d, const asn1h_type *t, const uint8_t
     asn1h_walk *w = d->walk;
     const asn1h_member *element = &d->spec->members[t->first];
     const asn1h_type *et = asn1h_member_type(d->types, element);
-    size_t slot = (element->flags & ASN1H_M_POINTER) ? sizeof(void *) : et->size;
+    size_t slot = asn1h_element_size(d->types, element);
     const uint8_t *const contents = p, *previous = NULL;
     asn1h_arena_mark mark;
     const uint8_t *peak;                    /* the arena's furthest point at a callback, */

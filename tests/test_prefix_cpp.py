@@ -56,7 +56,8 @@ static int check(const asn1h_type *type, const char *path)
     if (asn1h_decode(type, value, input, len, &arena, NULL, NULL, &err) != ASN1H_OK
         || asn1h_encode(type, value, out, sizeof out, &out_len, &err) != ASN1H_OK)
         return 1;
-    printf("%s %s\n", asn1h_type_name(type), out_len == len && memcmp(out, input, len) == 0 ? "ok" : "differs");
+    char name[ASN1H_NAME_MAX];
+    printf("%s %s\n", asn1h_type_name(type, name, sizeof name), out_len == len && memcmp(out, input, len) == 0 ? "ok" : "differs");
     return 0;
 }
 

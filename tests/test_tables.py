@@ -12,6 +12,8 @@ import pytest
 from asn1c_hybrid import api
 from asn1c_hybrid.diagnostics import CompileError
 
+import cbuild
+
 SPECS = Path(__file__).resolve().parent.parent.parent / "shared" / "specs"
 PKIX = SPECS / "IETF_PKI_RFC5280" / "PKIX1Explicit88.asn"
 
@@ -136,3 +138,107 @@ def test_per_indices_and_checks_are_settled_when_generating(tmp_path):
         return "ASN1H_PER_DECIDES" in records[types[f"Ranks.{name}"][1] - 1]
     assert decides("Exact") and decides("Few") and decides("Short")
     assert not decides("Holes") and not decides("Loose") and not decides("Text")
+
+
+# ---- Names, coded as words (docs/runtime.md, "Names") -------------------------------------
+
+def _decode_names(words: bytes, common: list[int], codes: bytes, offset: int) -> str:
+    """The format's reading, written from docs/runtime.md apart from the runtime's."""
+    def word(at):
+        return words[at:words.index(b"\0", at)]
+    out, k = b"", offset
+    while codes[k]:
+        c = codes[k]
+        if 0x20 <= c < 0x80:
+            out, k = out + bytes([c]), k + 1
+        elif c >= 0xC0:
+            out, k = out + word((c & 0x3F) << 8 | codes[k + 1]), k + 2
+        else:
+            out, k = out + word(common[c - 1 if c < 0x20 else c - 0x80 + 31]), k + 1
+    return out.decode()
+
+
+def test_names_are_coded_as_words_as_documented():
+    """Enough names for every kind of code and a shift of 1 (the codes take over 64 KB):
+    each comes back from its offset as the format describes.  A word used once is
+    written as its characters, one used in several names once in the words."""
+    from asn1c_hybrid.emit.tables import _NamePool
+    pool = _NamePool()
+    vocabulary = ["W" + "".join("abcdefghijklmnopqrstuvwxyz"[i // 26 ** p % 26]
+                                for p in range(2)) for i in range(400)]
+    names = [f"Module{k % 3}." + "".join(vocabulary[(k * 7 + j * j * 13 + k // 400 * j) % 400]
+                                         for j in range(10)) + f"-r{k % 17}"
+             for k in range(9000)] + ["x", "Once", "OCTET STRING"]
+    assert len(set(names)) == len(names)
+    for name in names:
+        pool.add(name)
+    shift, offsets, rows, common, name_rows = pool.layout()
+    words, codes = b"".join(rows), b"".join(name_rows)
+    assert shift >= 1 and len(codes) > 0xFFFF and len(common) == 95
+    assert any(0x01 <= c < 0x20 for c in codes) and any(0x80 <= c < 0xC0 for c in codes)
+    assert any(c >= 0xC0 for c in codes)
+    assert all(_decode_names(words, common, codes, offsets[n] << shift) == n for n in names)
+    assert _decode_names(words, common, codes, 0) == ""
+    assert b"Once" not in words and codes[offsets["Once"] << shift:].startswith(b"Once\0")
+
+
+def test_a_whole_3gpp_spec_reads_its_names_back_in_c(tmp_path):
+    """LTE RRC's 7,000 names through the C runtime: every named type's name, found again
+    by asn1h_find_type, and every member's and item's name, against the specification's
+    own identifiers."""
+    spec = SPECS / "3GPP_LTE_RRC_36331_r14" / "rrc_14_4_0.asn"
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "rrc", "--mode", "interpreted")
+    main = tmp_path / "names.c"
+    main.write_text(r'''
+#include <stdio.h>
+#include "rrc.h"
+int main(void)
+{
+    const asn1h_spec *spec = &rrc_spec.spec;
+    const asn1h_type *types = rrc_spec.types;
+    char name[ASN1H_NAME_MAX];
+    unsigned k, i;
+    for (k = 0; k < spec->ntypes; k++) {
+        const asn1h_type *t = &types[k];
+        if (spec->type_names[k]) {
+            asn1h_type_name(t, name, sizeof name);
+            printf("T\t%u\t%s\t%s\n", k, name, asn1h_find_type(spec, name) == t ? "found" : "lost");
+        }
+        if (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET || t->kind == ASN1H_CHOICE)
+            for (i = 0; i < t->count; i++) {
+                asn1h_name(spec, spec->member_names[t->first + i], name, sizeof name);
+                printf("M\t%u\t%s\n", k, name);
+            }
+        if (t->kind == ASN1H_ENUMERATED)
+            for (i = 0; i < t->count; i++) {
+                asn1h_name(spec, spec->enum_names[t->first + i], name, sizeof name);
+                printf("E\t%u\t%s\n", k, name);
+            }
+    }
+    return 0;
+}
+''')
+    program = cbuild.build_program(out, "rrc", main, flags=("-O1",))
+    lines = [line.split("\t") for line in program.run().stdout.decode().splitlines()]
+    graph = api.load([str(spec)])
+    entry_names = {int(k): name for k, name in enumerate(
+        re.findall(r"^\s*\{ ASN1H_\w+, .*\},? /\* (.+) \*/$", (out / "rrc.c").read_text(),
+                   re.M))}
+    typed = [(int(k), name, found) for tag, k, name, found in
+             (line for line in lines if line[0] == "T")]
+    assert len(typed) > 1500
+    for k, name, found in typed:
+        if "." in name:                          # a named type
+            assert name == entry_names[k] and found == "found", (k, name)
+        else:                                    # anonymous ones sharing their built-in's
+            assert name == entry_names[k], (k, name)
+    members, items = {}, {}
+    for tag, k, name in (line for line in lines if line[0] in "ME"):
+        (members if tag == "M" else items).setdefault(int(k), []).append(name)
+    assert sum(map(len, members.values())) > 6000 and sum(map(len, items.values())) > 3000
+    for k, names in members.items():
+        node = graph.target(entry_names[k])
+        assert sorted(names) == sorted(c.name for c in node.components), entry_names[k]
+    for k, names in items.items():
+        node = graph.target(entry_names[k])
+        assert sorted(names) == sorted(node.named_numbers), entry_names[k]

@@ -54,7 +54,7 @@ def _pool_rows(rows: list[bytes]) -> list[tuple[int, str]]:
     out = []
     for index, row in enumerate(rows):
         text = row.rstrip(b"\0")
-        size = len(row) if index < len(rows) - 1 else len(text) + 1
+        size = len(row)
         pieces, line = [], ""
         for k in range(0, len(text) or 1):
             piece = c_bytes(text[k:k + 1])[1:-1] if text else ""
@@ -118,6 +118,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "ntypes": len(tables.types),
         "tables": tables,
         "strings": _pool_rows(tables.string_rows),
+        "names": _pool_rows(tables.name_rows),
         "profile_strings": _pool_rows(tables.profile_rows),
         "enum_values": [c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,

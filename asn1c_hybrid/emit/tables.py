@@ -1,13 +1,14 @@
 """The compact tables: a Layout laid out as the runtime's spec object (docs/runtime.md,
 "The table format").
 
-Types, members and every other entry refer to each other by 16-bit indices; names live in
-one string pool.  Identical tables are emitted once: anonymous types whose entries are the
-same (same kind, C layout, tags, members...) share one entry, types whose member lists are
-the same share one member table (the ten X.520 name CHOICEs of RFC 5280), and ENUMERATED
-types with the same items share them.  Sizes and offsets are C expressions (`sizeof`,
-`offsetof`) on one of the types sharing an entry: structs with the same members in the
-same order have the same layout.
+Types, members and every other entry refer to each other by 16-bit indices; names are
+coded as sequences of words, the words that several names use kept once.  Identical
+tables are emitted once: anonymous types whose entries are the same (same kind, C layout,
+tags, members...) share one entry, types whose member lists are the same share one member
+table (the ten X.520 name CHOICEs of RFC 5280), and ENUMERATED types with the same items
+share them.  Sizes and offsets are C expressions (`sizeof`, `offsetof`) on one of the
+types sharing an entry: structs with the same members in the same order have the same
+layout.
 """
 from __future__ import annotations
 
@@ -91,7 +92,9 @@ class Tables:
     enum_values: list[int] = field(default_factory=list)
     enum_names: list = field(default_factory=list)                  # offsets in the pool
     name_shift: int = 0
-    string_rows: list[bytes] = field(default_factory=list)          # the pool, in rows
+    string_rows: list[bytes] = field(default_factory=list)          # names' words, in rows
+    common_words: list[int] = field(default_factory=list)           # offsets of 1-octet codes
+    name_rows: list[bytes] = field(default_factory=list)            # the names, coded
     profile_names: list = field(default_factory=list)               # every type's id
     profile_shift: int = 0
     profile_rows: list[bytes] = field(default_factory=list)
@@ -110,51 +113,128 @@ ROW = 4096                   # C99 string literals may hold 4095 characters: the
                              # char[rows][ROW], each row one literal, names never across rows
 
 
+def _rows(items: dict[str, bytes], shifts=range(0, 5)) -> tuple[int, dict[str, int],
+                                                                list[bytes]]:
+    """Items (each ended by 0) laid out in rows of ROW bytes, none across rows, each at a
+    multiple of 1 << shift, so that a 16-bit offset (its position >> shift) reaches it:
+    (shift, key -> offset, rows), the smallest shift that does."""
+    for shift in shifts:
+        unit = 1 << shift
+        position, offsets, data = 0, {}, bytearray()
+        for key, raw in items.items():
+            if len(raw) > ROW - 1:
+                raise CompileError([Diagnostic(
+                    "error", f"a name of {len(raw) - 1} characters: the tables keep "
+                    f"names of at most {ROW - 2}")])
+            position = -(-position // unit) * unit
+            if position // ROW != (position + len(raw) - 1) // ROW or \
+                    (position + len(raw)) % ROW == 0:
+                position = -(-position // ROW) * ROW       # the next row
+            if position >> shift > MAX_INDEX:
+                break
+            data.extend(b"\0" * (position - len(data)))
+            offsets[key] = position >> shift
+            data.extend(raw)
+            position += len(raw)
+        else:
+            return shift, offsets, [bytes(data[k:k + ROW]) for k in range(0, len(data), ROW)]
+    raise CompileError([Diagnostic(
+        "error", "the names of this specification take more than 1 MiB: the tables' "
+        "16-bit name offsets cannot reach them (split the specification)")])
+
+
 class _Pool:
-    """A string pool with each string once, in rows of ROW bytes; a string starts at a
-    multiple of 1 << shift, so that a 16-bit offset (its position >> shift) reaches it.
-    Offset 0 is the empty string."""
+    """A string pool with each string once (offset 0: the empty string)."""
 
     def __init__(self):
-        self.strings: list[str] = [""]
-        self.positions: dict[str, int] = {"": 0}
-        self.end = 1
+        self.strings: dict[str, None] = {"": None}     # in the order first added
 
     def add(self, text: str) -> str:
         """Returns the string itself: offsets are given once the pool is complete."""
-        if text not in self.positions:
-            self.positions[text] = -1
-            self.strings.append(text)
+        self.strings.setdefault(text)
         return text
 
-    def layout(self) -> tuple[int, dict[str, int], list[bytes]]:
-        """(shift, string -> offset, rows): the smallest shift that makes every offset fit
-        16 bits."""
-        for shift in range(0, 5):
-            unit = 1 << shift
-            position, offsets, data = 0, {}, bytearray()
-            for text in self.strings:
-                raw = text.encode("utf-8") + b"\0"
-                if len(raw) > ROW - 1:
-                    raise CompileError([Diagnostic(
-                        "error", f"a name of {len(raw) - 1} characters: the tables keep "
-                        f"names of at most {ROW - 2}")])
-                position = -(-position // unit) * unit
-                if position // ROW != (position + len(raw) - 1) // ROW or \
-                        (position + len(raw)) % ROW == 0:
-                    position = -(-position // ROW) * ROW       # the next row
-                if position >> shift > MAX_INDEX:
-                    break
-                data.extend(b"\0" * (position - len(data)))
-                offsets[text] = position >> shift
-                data.extend(raw)
-                position += len(raw)
-            else:
-                rows = [bytes(data[k:k + ROW]) for k in range(0, len(data), ROW)]
-                return shift, offsets, rows
-        raise CompileError([Diagnostic(
-            "error", "the names of this specification take more than 1 MiB: the tables' "
-            "16-bit name offsets cannot reach them (split the specification)")])
+    def layout(self, shifts=range(0, 5)) -> tuple[int, dict[str, int], list[bytes]]:
+        return _rows({text: text.encode("utf-8") + b"\0" for text in self.strings}, shifts)
+
+
+# A name's words: a module's prefix ("Module."), revision suffixes ("-r13", "-v1310"), then
+# runs of capitals, capitalized or lower-case words and digits, each with its hyphen
+_WORD = re.compile(r"^[^.]*\.|-[rv][0-9]+|-?[A-Z]+(?![a-z])|-?[A-Z]?[a-z]+|-?[0-9]+|.")
+# the octets that stand for the common words: 0x01..0x1F, then 0x80..0xBF
+COMMON_CODES = list(range(0x01, 0x20)) + list(range(0x80, 0xC0))
+WORD_OFFSET_MAX = 0x3FFF     # a 2-octet code 0xC0 | hi, lo: a word's offset in 14 bits
+NAME_MAX = 255               # asn1h.h's ASN1H_NAME_MAX - 1
+
+
+def name_words(name: str) -> list[str]:
+    return _WORD.findall(name)
+
+
+def _printable(word: str) -> bool:
+    """Whether a word can stand in a name's codes as its characters."""
+    return all(" " <= c <= "~" for c in word)
+
+
+class _NamePool:
+    """Names as codes (docs/runtime.md, "Names"), each name once, ended by 0, at a
+    multiple of 1 << shift so that a 16-bit offset reaches it (offset 0: the empty name).
+    A word used once is written as its characters; a word used more is kept once in a
+    string pool and written as a 2-octet code, or as a 1-octet one for the 95 that this
+    saves the most."""
+
+    def __init__(self):
+        self.names: dict[str, None] = {"": None}     # in the order first added
+
+    def add(self, text: str) -> str:
+        """Returns the name itself: offsets are given once the pool is complete."""
+        if len(text.encode("utf-8")) > NAME_MAX:
+            raise CompileError([Diagnostic(
+                "error", f"the name {text[:40]}... has {len(text)} characters: the tables "
+                f"keep names of at most {NAME_MAX}")])
+        self.names.setdefault(text)
+        return text
+
+    def layout(self) -> tuple[int, dict[str, int], list[bytes], list[int], list[bytes]]:
+        """(shift, name -> offset, the words' rows, the common words' offsets, the names'
+        rows)."""
+        names = [n for n in self.names if n]
+        uses: dict[str, int] = {}
+        for name in names:                        # first appearance breaks ties
+            for word in name_words(name):
+                uses[word] = uses.get(word, 0) + 1
+
+        def size(w: str) -> int:
+            return len(w.encode("utf-8"))
+
+        def as_code(w: str) -> bool:              # a 2-octet code takes fewer octets
+            return not _printable(w) or size(w) + 1 + 2 * uses[w] < size(w) * uses[w]
+
+        def saving(w: str) -> int:                # of a 1-octet code, and its 2 in the table
+            cheapest = size(w) + 1 + 2 * uses[w] if as_code(w) else size(w) * uses[w]
+            return cheapest - (size(w) + 3 + uses[w])
+        common = [w for w in sorted(uses, key=lambda w: -saving(w))[:len(COMMON_CODES)]
+                  if saving(w) > 0]
+        coded = sorted((w for w in uses if w not in common and as_code(w)), key=_printable)
+        while True:                               # common words last: any offset will do
+            pool = _Pool()
+            for w in coded + common:
+                pool.add(w)
+            _, at, rows = pool.layout(shifts=(0,))
+            reached = [w for w in coded if at[w] <= WORD_OFFSET_MAX]
+            if len(reached) == len(coded):
+                break
+            if not all(map(_printable, coded[len(reached):])):
+                raise CompileError([Diagnostic(
+                    "error", "the names of this specification hold more than 16 KB of "
+                    "words that are not printable ASCII")])
+            coded = reached                       # the others written as characters
+        code_of = {w: bytes([0xC0 | at[w] >> 8, at[w] & 0xFF]) for w in coded}
+        code_of.update((w, bytes([c])) for w, c in zip(common, COMMON_CODES))
+        encoded = {name: b"".join(code_of.get(w) or w.encode("utf-8")
+                                  for w in name_words(name)) + b"\0" for name in names}
+        shift, offsets, name_rows = _rows({"": b"\0", **encoded})
+        return shift, offsets, rows, [at[w] for w in common], name_rows
 
 
 class _Builder:
@@ -163,7 +243,7 @@ class _Builder:
         self.spec = spec_symbol
         self.members_symbol = members_symbol
         self.t = Tables()
-        self.pool = _Pool()
+        self.pool = _NamePool()
         self.profile_pool = _Pool()
         self.defaults = {symbol: (ctype, init) for ctype, symbol, init in layout.defaults}
         self.table_defaults: dict[tuple, list] = {}   # member table key -> DEFAULT symbols
@@ -207,7 +287,8 @@ class _Builder:
             name = t.shared_name or (t.node.builtin if sharing[k] > 1 else t.node.id)
             self.t.profile_names.append(self.profile_pool.add(name))
         self.t.defaults.sort(key=lambda d: d.member)
-        self.t.name_shift, offsets, self.t.string_rows = self.pool.layout()
+        (self.t.name_shift, offsets, self.t.string_rows, self.t.common_words,
+         self.t.name_rows) = self.pool.layout()
         for entry in self.t.types:
             entry.name = offsets[entry.name]
         for member in self.t.members:

@@ -174,7 +174,9 @@ static int stream_pdus(job *j, source *src, size_t max_pdu)
         return 1;
     }
     if (j->pdus == 0) {
-        fprintf(stderr, "%s:0: empty: no %s in it\n", j->file, asn1h_type_name(j->type));
+        char name[ASN1H_NAME_MAX];
+        fprintf(stderr, "%s:0: empty: no %s in it\n", j->file,
+                asn1h_type_name(j->type, name, sizeof name));
         return 1;
     }
     return 0;
@@ -359,7 +361,9 @@ static int walk_pdus(job *j, source *src, size_t max_pdu)
             free(w.pdu);
     }
     if (status == 0 && j->pdus == 0) {
-        fprintf(stderr, "%s:0: empty: no %s in it\n", j->file, asn1h_type_name(j->type));
+        char name[ASN1H_NAME_MAX];
+        fprintf(stderr, "%s:0: empty: no %s in it\n", j->file,
+                asn1h_type_name(j->type, name, sizeof name));
         return 1;
     }
     return status;

@@ -193,9 +193,11 @@ void test_integer_storage_ranges(void)
         asn1h_error err;
         const asn1h_type *t = cases[i].type;
         int64_t got = 0;
+        char name[ASN1H_NAME_MAX];
         asn1h_code code = dec(t, &v, (const uint8_t *)cases[i].der, cases[i].len, 0, &err);
         if (code != cases[i].code) {
-            printf("  case %lu (%s): code %d, expected %d\n", (unsigned long)i, asn1h_type_name(t),
+            printf("  case %lu (%s): code %d, expected %d\n", (unsigned long)i,
+                   asn1h_type_name(t, name, sizeof name),
                    (int)code, (int)cases[i].code);
             check_failures++;
             continue;
