@@ -423,7 +423,8 @@ struct asn1h_spec {
     const asn1h_constraint *constraints;/* by asn1h_type.extra - 1 (see asn1h_constraint) */
     const int64_t *bounds;              /* their intervals */
     /* Names (docs/runtime.md, "Names"): NULL in a build without names */
-    const char *strings;                /* the words of names, NUL-terminated */
+    const char *strings;                /* the words of names, NUL-terminated; NULL if the
+                                           names are all characters */
     const uint16_t *common_words;       /* offsets in strings of the 1-octet codes' words */
     const uint8_t *names;               /* each name's codes, ended by 0, at
                                            (offset << name_shift) */

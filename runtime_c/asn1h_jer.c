@@ -250,7 +250,7 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
 int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
 {
     const asn1h_spec *spec = asn1h_spec_of(t);
-    if (!spec->strings)
+    if (!spec->names)
         return -1;
     return print(out, spec, t, v);
 }

@@ -4,6 +4,7 @@ format says (16-byte type entries, 8-byte member entries).  The bytes themselves
 checked by runtime_c/tests/types.c, a table assembled by hand."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -242,3 +243,22 @@ int main(void)
     for k, names in items.items():
         node = graph.target(entry_names[k])
         assert sorted(names) == sorted(node.named_numbers), entry_names[k]
+
+
+def test_names_written_in_characters_alone_still_name_everything(tmp_path):
+    """A specification none of whose words is used twice has no words at all (NULL
+    `strings`): JER and error paths still give every name."""
+    spec = tmp_path / "Example.asn"
+    spec.write_text("Example DEFINITIONS IMPLICIT TAGS ::= BEGIN\n"
+                    "Point ::= SEQUENCE { x INTEGER (0..255), y [0] INTEGER (0..255) "
+                    "OPTIONAL, label UTF8String }\nEND\n")
+    build = cbuild.converter([spec], "--mode", "interpreted")
+    source = (build.directory / "spec.c").read_text()
+    assert "spec_strings" not in source and "#define SPEC_NAMES NULL, NULL, (const uint8_t *)" \
+        in source
+    der = bytes.fromhex("3009020105800107 0c01 41".replace(" ", ""))
+    out = build.run("-p", "Example.Point", "-o", "jer", "-", input=der).stdout
+    assert json.loads(out) == {"x": 5, "y": 7, "label": "A"}
+    bad = bytes.fromhex("3009020105800107 0401 41".replace(" ", ""))
+    error = build.run("-p", "Example.Point", "-o", "jer", "-", input=bad, check=False)
+    assert error.returncode != 0 and b"Example.Point.label" in error.stderr
