@@ -198,21 +198,19 @@ class _NamePool:
     def layout(self) -> tuple[int, dict[str, int], list[bytes], list[int], list[bytes]]:
         """(shift, name -> offset, the words' rows, the common words' offsets, the names'
         rows)."""
-        names = [n for n in self.names if n]
+        words_of = {n: name_words(n) for n in self.names if n}
         uses: dict[str, int] = {}
-        for name in names:                        # first appearance breaks ties
-            for word in name_words(name):
+        for words in words_of.values():           # first appearance breaks ties
+            for word in words:
                 uses[word] = uses.get(word, 0) + 1
-
-        def size(w: str) -> int:
-            return len(w.encode("utf-8"))
+        size = {w: len(w.encode("utf-8")) for w in uses}
 
         def as_code(w: str) -> bool:              # a 2-octet code takes fewer octets
-            return not _printable(w) or size(w) + 1 + 2 * uses[w] < size(w) * uses[w]
+            return not _printable(w) or size[w] + 1 + 2 * uses[w] < size[w] * uses[w]
 
         def saving(w: str) -> int:                # of a 1-octet code, and its 2 in the table
-            cheapest = size(w) + 1 + 2 * uses[w] if as_code(w) else size(w) * uses[w]
-            return cheapest - (size(w) + 3 + uses[w])
+            cheapest = size[w] + 1 + 2 * uses[w] if as_code(w) else size[w] * uses[w]
+            return cheapest - (size[w] + 3 + uses[w])
         common = [w for w in sorted(uses, key=lambda w: -saving(w))[:len(COMMON_CODES)]
                   if saving(w) > 0]
         coded = sorted((w for w in uses if w not in common and as_code(w)), key=_printable)
@@ -231,8 +229,8 @@ class _NamePool:
             coded = reached                       # the others written as characters
         code_of = {w: bytes([0xC0 | at[w] >> 8, at[w] & 0xFF]) for w in coded}
         code_of.update((w, bytes([c])) for w, c in zip(common, COMMON_CODES))
-        encoded = {name: b"".join(code_of.get(w) or w.encode("utf-8")
-                                  for w in name_words(name)) + b"\0" for name in names}
+        encoded = {name: b"".join(code_of.get(w) or w.encode("utf-8") for w in words) + b"\0"
+                   for name, words in words_of.items()}
         shift, offsets, name_rows = _rows({"": b"\0", **encoded})
         return shift, offsets, rows, [at[w] for w in common], name_rows
 
