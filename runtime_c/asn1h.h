@@ -295,7 +295,7 @@ typedef uint8_t *asn1h_encode_fn(asn1h_enc *e, uint8_t *p, const void *value);
  *   SEQUENCE OF    first: the element's member entry; aux: routines as above
  *   INTEGER        aux: storage (ASN1H_INT_*)
  *   ENUMERATED     aux: storage; extra: how many items are the root's; first, count: its
- *                  items in spec->enum_values (unless ASN1H_T_DENSE) and spec->enum_names
+ *                  items in spec->enum_values (unless ASN1H_T_DENSE) and among the names
  *   BYTES          aux: the universal tag number of the built-in type (4, 6, 12, 22, ...)
  *   OPEN           first, count: its table in spec->open (or count 0: kept raw); extra:
  *                  the key member's index in the parent (also BYTES with
@@ -426,28 +426,34 @@ struct asn1h_spec {
     const char *strings;                /* the words of names, NUL-terminated; NULL if the
                                            names are all characters */
     const uint16_t *common_words;       /* offsets in strings of the 1-octet codes' words */
-    const uint8_t *names;               /* each name's codes, ended by 0, at
-                                           (offset << name_shift) */
-    const uint16_t *type_names;         /* "Module.Type" of each type, 0 if anonymous */
-    const uint16_t *member_names;       /* of each member; NULL without names */
-    const uint16_t *enum_names;         /* of each ENUMERATED item; NULL without names */
+    const uint8_t *names;               /* every name's codes, in the order of their
+                                           numbers, each ended by 0 or by a reference */
+    const uint16_t *name_index;         /* where name k * ASN1H_NAME_STRIDE starts:
+                                           (name_index[k] << name_shift) in names */
     const char *spec_hash;              /* of the specification (profiles) */
     const uint16_t *profile_names;      /* "Module.Type.component" of every type, in
                                            profile_strings: only in objects built with
                                            ASN1H_PROFILE, else NULL */
     const char *profile_strings;
     uint16_t ntypes, nmembers, ndefaults;
-    uint8_t name_shift;                 /* names start at multiples of 1 << name_shift, so
-                                           that 16-bit offsets reach every one */
+    uint8_t name_shift;                 /* the names name_index reaches start at
+                                           multiples of 1 << name_shift */
     uint8_t profile_shift;              /* the same in profile_strings */
 };
 
 /* A buffer of ASN1H_NAME_MAX characters holds any name, its NUL included. */
 #define ASN1H_NAME_MAX 256
 
-/* Writes the name at `offset` (of type_names, member_names or enum_names) into buf, cut
- * to size - 1 characters and NUL-terminated; returns its whole length. */
-size_t asn1h_name(const asn1h_spec *spec, uint16_t offset, char *buf, size_t size);
+/* Names are numbered: type entry k is name k, member i (of spec->members) is name
+ * ASN1H_MEMBER_NAME(spec, i), and item i of an ENUMERATED t is name
+ * ASN1H_ITEM_NAME(spec, t->first + i).  An anonymous type's name is empty. */
+#define ASN1H_MEMBER_NAME(spec, i) ((size_t)(spec)->ntypes + (size_t)(i))
+#define ASN1H_ITEM_NAME(spec, i) ((size_t)(spec)->ntypes + (spec)->nmembers + (size_t)(i))
+#define ASN1H_NAME_STRIDE 32            /* names between two entries of name_index */
+
+/* Writes name number `name` into buf, cut to size - 1 characters and NUL-terminated;
+ * returns its whole length.  The spec must have names (spec->names). */
+size_t asn1h_name(const asn1h_spec *spec, size_t name, char *buf, size_t size);
 
 /* The spec a type's entry belongs to: its header sits right before the type array. */
 static inline const asn1h_spec *asn1h_spec_of(const asn1h_type *t)

@@ -255,11 +255,11 @@ int asn1h_print_jer(FILE *out, const asn1h_type *t, const void *v)
     return print(out, spec, t, v);
 }
 
-/* Prints `"name"` of an ENUMERATED item or a member (offset: its name). */
-static void put_name(FILE *out, const asn1h_spec *spec, uint16_t offset)
+/* Prints `"name"` of an ENUMERATED item or a member (by its number). */
+static void put_name(FILE *out, const asn1h_spec *spec, size_t number)
 {
     char name[ASN1H_NAME_MAX];
-    asn1h_name(spec, offset, name, sizeof name);
+    asn1h_name(spec, number, name, sizeof name);
     fprintf(out, "\"%s\"", name);
 }
 
@@ -282,7 +282,7 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
                                            : spec->enum_values[t->first + i] == value)
                 break;
         if (i < t->count)
-            put_name(out, spec, spec->enum_names[t->first + i]);
+            put_name(out, spec, ASN1H_ITEM_NAME(spec, t->first + i));
         else if ((t->flags & ASN1H_T_EXTENSIBLE) && asn1h_enum_addition(value))
             fprintf(out, "{\"...\":%lld}",  /* kept by its index among the additions */
                     (long long)(value - ASN1H_ENUM_ADDITION(0)));
@@ -349,7 +349,7 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
                 continue;
             if (!first)
                 fputc(',', out);
-            put_name(out, spec, spec->member_names[m - spec->members]);
+            put_name(out, spec, ASN1H_MEMBER_NAME(spec, m - spec->members));
             fputc(':', out);
             if (print(out, spec, types + m->type, mv))
                 return -1;
@@ -399,7 +399,7 @@ static int print(FILE *out, const asn1h_spec *spec, const asn1h_type *t, const v
         }
         m = &spec->members[t->first + which - 1];
         fputc('{', out);
-        put_name(out, spec, spec->member_names[m - spec->members]);
+        put_name(out, spec, ASN1H_MEMBER_NAME(spec, m - spec->members));
         fputc(':', out);
         if (print(out, spec, types + m->type, member_value(m, v)))
             return -1;

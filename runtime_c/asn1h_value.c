@@ -49,8 +49,8 @@ size_t asn1h_error_format(const asn1h_error *err, char *buf, size_t size)
         const asn1h_member *m = err->path[i].member;
         if (!m) {
             APPEND("[%lu]", (unsigned long)err->path[i].index);
-        } else if (spec && spec->member_names) {
-            asn1h_name(spec, spec->member_names[m - spec->members], name, sizeof name);
+        } else if (spec && spec->names) {
+            asn1h_name(spec, ASN1H_MEMBER_NAME(spec, m - spec->members), name, sizeof name);
             APPEND(".%s", name);
         } else {                            /* no names: the member's index in its type */
             unsigned position = 0;
@@ -239,24 +239,67 @@ static bool equal(const asn1h_spec *spec, const asn1h_type *t, const void *a, co
 
 /* ---- Names ------------------------------------------------------------------------ */
 
-size_t asn1h_name(const asn1h_spec *spec, uint16_t offset, char *buf, size_t size)
+#define NAME_REFERENCE 0xFFu        /* then hi, lo: the rest is name number hi << 8 | lo */
+#define REFERENCES_MAX 8             /* followed at most, so that no table loops forever */
+
+/* Past the codes of the name at p. */
+static const uint8_t *skip_name(const uint8_t *p)
 {
-    const uint8_t *code = spec->names + ((size_t)offset << spec->name_shift);
+    for (;;) {
+        unsigned c = *p++;
+        if (c == 0)
+            return p;
+        if (c == NAME_REFERENCE)
+            return p + 2;
+        if (c >= 0xC0)
+            p++;
+    }
+}
+
+/* The codes of name number `name`: from the last indexed name, past the ones between. */
+static const uint8_t *name_codes(const asn1h_spec *spec, size_t name)
+{
+    const uint8_t *p = spec->names + ((size_t)spec->name_index[name / ASN1H_NAME_STRIDE]
+                                      << spec->name_shift);
+    for (name %= ASN1H_NAME_STRIDE; name; name--)
+        p = skip_name(p);
+    return p;
+}
+
+/* The codes of name number `name` + 1, after those of `name` at `code` (an indexed name
+ * may start past some padding). */
+static const uint8_t *next_name(const asn1h_spec *spec, size_t name, const uint8_t *code)
+{
+    return (name + 1) % ASN1H_NAME_STRIDE ? skip_name(code) : name_codes(spec, name + 1);
+}
+
+/* Writes out the name whose codes start at `code`, as asn1h_name does. */
+static size_t write_name(const asn1h_spec *spec, const uint8_t *code, char *buf, size_t size)
+{
+    unsigned references = 0;
     size_t n = 0;
-    for (; *code; code++) {
+    while (*code) {
         const char *word;
         if (*code >= 0x20 && *code < 0x80) {        /* a character */
             if (n + 1 < size)
                 buf[n] = (char)*code;
             n++;
+            code++;
+            continue;
+        }
+        if (*code == NAME_REFERENCE) {              /* the rest is another name */
+            if (++references > REFERENCES_MAX)
+                break;
+            code = name_codes(spec, (size_t)code[1] << 8 | code[2]);
             continue;
         }
         if (*code >= 0xC0) {                        /* a word by its offset */
             word = spec->strings + ((size_t)(code[0] & 0x3F) << 8 | code[1]);
-            code++;
+            code += 2;
         } else {                                    /* a common word: 0x01..0x1F, 0x80.. */
             word = spec->strings + spec->common_words[*code < 0x20 ? *code - 0x01u
                                                                    : *code - 0x80u + 0x1Fu];
+            code++;
         }
         for (; *word; word++, n++)
             if (n + 1 < size)
@@ -267,11 +310,16 @@ size_t asn1h_name(const asn1h_spec *spec, uint16_t offset, char *buf, size_t siz
     return n;
 }
 
+size_t asn1h_name(const asn1h_spec *spec, size_t name, char *buf, size_t size)
+{
+    return write_name(spec, name_codes(spec, name), buf, size);
+}
+
 const char *asn1h_type_name(const asn1h_type *t, char *buf, size_t size)
 {
     const asn1h_spec *spec = asn1h_spec_of(t);
-    if (spec->type_names && spec->type_names[t->self])
-        asn1h_name(spec, spec->type_names[t->self], buf, size);
+    if (spec->names && *name_codes(spec, t->self))
+        asn1h_name(spec, t->self, buf, size);
     else if (spec->profile_names)
         snprintf(buf, size, "%s", spec->profile_strings
                  + ((size_t)spec->profile_names[t->self] << spec->profile_shift));
@@ -282,26 +330,28 @@ const char *asn1h_type_name(const asn1h_type *t, char *buf, size_t size)
 
 /* ---- Types by name ------------------------------------------------------------------- */
 
-/* Whether path[0..len) is the name at `offset`. */
-static int names(const asn1h_spec *spec, const char *path, size_t len, uint16_t offset)
+/* Whether path[0..len) is the name whose codes start at `code`. */
+static int names(const asn1h_spec *spec, const char *path, size_t len, const uint8_t *code)
 {
     char name[ASN1H_NAME_MAX];
-    return asn1h_name(spec, offset, name, sizeof name) == len && memcmp(path, name, len) == 0;
+    return write_name(spec, code, name, sizeof name) == len && memcmp(path, name, len) == 0;
 }
 
 const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
 {
     const asn1h_type *types = asn1h_spec_types(spec), *t = NULL;
+    const uint8_t *code;
     const char *rest;
     size_t i;
-    if (!spec->type_names || !spec->member_names)
+    if (!spec->names || !*path)             /* (anonymous types' names are empty) */
         return NULL;
     /* "Module.Type": module names may hold dots, so the longest prefix that is a type */
     for (rest = path + strlen(path); !t; ) {
-        for (i = 0; i < spec->ntypes && !t; i++)
-            if (spec->type_names[i] && names(spec, path, (size_t)(rest - path),
-                                             spec->type_names[i]))
+        for (i = 0, code = NULL; i < spec->ntypes && !t; i++) {   /* names 0.. are types' */
+            code = code ? next_name(spec, i - 1, code) : name_codes(spec, 0);
+            if (names(spec, path, (size_t)(rest - path), code))
                 t = &types[i];
+        }
         if (t)
             break;
         while (rest > path && *--rest != '.')
@@ -322,9 +372,12 @@ const asn1h_type *asn1h_find_type(const asn1h_spec *spec, const char *path)
         } else if (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET
                    || t->kind == ASN1H_CHOICE) {
             const asn1h_type *found = NULL;
-            for (i = t->first; i < (size_t)t->first + t->count && !found; i++)
-                if (names(spec, name, len, spec->member_names[i]))
+            for (i = t->first, code = NULL; i < (size_t)t->first + t->count && !found; i++) {
+                code = code ? next_name(spec, ASN1H_MEMBER_NAME(spec, i - 1), code)
+                            : name_codes(spec, ASN1H_MEMBER_NAME(spec, i));
+                if (names(spec, name, len, code))
                     found = &types[spec->members[i].type];
+            }
             if (!(t = found))
                 return NULL;
         } else {

@@ -143,15 +143,27 @@ def test_per_indices_and_checks_are_settled_when_generating(tmp_path):
 
 # ---- Names, coded as words (docs/runtime.md, "Names") -------------------------------------
 
-def _decode_names(words: bytes, common: list[int], codes: bytes, offset: int) -> str:
-    """The format's reading, written from docs/runtime.md apart from the runtime's."""
+def _decode_names(words: bytes, common: list[int], codes: bytes, index: list[int],
+                  shift: int, number: int) -> str:
+    """Name `number`, read as docs/runtime.md describes, apart from the runtime's reading:
+    from the index entry before it, past the names between, following references."""
     def word(at):
         return words[at:words.index(b"\0", at)]
-    out, k = b"", offset
+
+    def start(n):
+        k = index[n // 32] << shift
+        for _ in range(n % 32):                 # past one name
+            while codes[k] and codes[k] != 0xFF:
+                k += 2 if codes[k] >= 0xC0 else 1
+            k += 3 if codes[k] == 0xFF else 1
+        return k
+    out, k = b"", start(number)
     while codes[k]:
         c = codes[k]
         if 0x20 <= c < 0x80:
             out, k = out + bytes([c]), k + 1
+        elif c == 0xFF:
+            k = start(codes[k + 1] << 8 | codes[k + 2])
         elif c >= 0xC0:
             out, k = out + word((c & 0x3F) << 8 | codes[k + 1]), k + 2
         else:
@@ -160,27 +172,36 @@ def _decode_names(words: bytes, common: list[int], codes: bytes, offset: int) ->
 
 
 def test_names_are_coded_as_words_as_documented():
-    """Enough names for every kind of code and a shift of 1 (the codes take over 64 KB):
-    each comes back from its offset as the format describes.  A word used once is
-    written as its characters, one used in several names once in the words."""
+    """Enough names for every kind of code and a shift of 1 (the codes take over 64 KB),
+    numbered with repeats: each comes back from its number as the format describes.  A
+    word used once is written as its characters, one used in several names once in the
+    words; a long name that came before is a reference to it, a short one is written
+    again."""
     from asn1c_hybrid.emit.tables import _NamePool
     pool = _NamePool()
     vocabulary = ["W" + "".join("abcdefghijklmnopqrstuvwxyz"[i // 26 ** p % 26]
                                 for p in range(2)) for i in range(400)]
     names = [f"Module{k % 3}." + "".join(vocabulary[(k * 7 + j * j * 13 + k // 400 * j) % 400]
                                          for j in range(10)) + f"-r{k % 17}"
-             for k in range(9000)] + ["x", "Once", "OCTET STRING"]
+             for k in range(9000)] + ["x", "Once", "OCTET STRING", ""]
     assert len(set(names)) == len(names)
-    for name in names:
+    numbered = names + names[::-7] + ["x"] * 40
+    for name in numbered:
         pool.add(name)
-    shift, offsets, rows, common, name_rows = pool.layout()
-    words, codes = b"".join(rows), b"".join(name_rows)
+    shift, index, codes, rows, common = pool.layout(numbered)
+    words = b"".join(rows)
     assert shift >= 1 and len(codes) > 0xFFFF and len(common) == 95
+    assert len(index) == -(-len(numbered) // 32)
     assert any(0x01 <= c < 0x20 for c in codes) and any(0x80 <= c < 0xC0 for c in codes)
-    assert any(c >= 0xC0 for c in codes)
-    assert all(_decode_names(words, common, codes, offsets[n] << shift) == n for n in names)
-    assert _decode_names(words, common, codes, 0) == ""
-    assert b"Once" not in words and codes[offsets["Once"] << shift:].startswith(b"Once\0")
+    assert any(0xC0 <= c < 0xFF for c in codes)
+    assert all(_decode_names(words, common, codes, index, shift, k) == n
+               for k, n in enumerate(numbered))
+    assert b"Once" not in words and b"Once\0" in codes
+    # each long name written once, the others references; "x" written every time
+    encoded, _, _ = pool.codes()
+    written = sum(len(encoded[n]) for n in names) + 2 * 40
+    assert written + 3 * len(names[::-7]) - 4 <= len(codes) <= written + \
+        3 * len(names[::-7]) + len(index) * ((1 << shift) - 1)
 
 
 def test_a_whole_3gpp_spec_reads_its_names_back_in_c(tmp_path):
@@ -201,18 +222,18 @@ int main(void)
     unsigned k, i;
     for (k = 0; k < spec->ntypes; k++) {
         const asn1h_type *t = &types[k];
-        if (spec->type_names[k]) {
+        if (asn1h_name(spec, k, name, sizeof name)) {       /* not anonymous */
             asn1h_type_name(t, name, sizeof name);
             printf("T\t%u\t%s\t%s\n", k, name, asn1h_find_type(spec, name) == t ? "found" : "lost");
         }
         if (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET || t->kind == ASN1H_CHOICE)
             for (i = 0; i < t->count; i++) {
-                asn1h_name(spec, spec->member_names[t->first + i], name, sizeof name);
+                asn1h_name(spec, ASN1H_MEMBER_NAME(spec, t->first + i), name, sizeof name);
                 printf("M\t%u\t%s\n", k, name);
             }
         if (t->kind == ASN1H_ENUMERATED)
             for (i = 0; i < t->count; i++) {
-                asn1h_name(spec, spec->enum_names[t->first + i], name, sizeof name);
+                asn1h_name(spec, ASN1H_ITEM_NAME(spec, t->first + i), name, sizeof name);
                 printf("E\t%u\t%s\n", k, name);
             }
     }
@@ -254,7 +275,7 @@ def test_names_written_in_characters_alone_still_name_everything(tmp_path):
                     "OPTIONAL, label UTF8String }\nEND\n")
     build = cbuild.converter([spec], "--mode", "interpreted")
     source = (build.directory / "spec.c").read_text()
-    assert "spec_strings" not in source and "#define SPEC_NAMES NULL, NULL, (const uint8_t *)" \
+    assert "spec_strings" not in source and "#define SPEC_NAMES NULL, NULL, spec_names," \
         in source
     der = bytes.fromhex("3009020105800107 0c01 41".replace(" ", ""))
     out = build.run("-p", "Example.Point", "-o", "jer", "-", input=der).stdout

@@ -47,6 +47,17 @@ def _constants(layout: Layout) -> list[dict]:
     return out
 
 
+def _number_lines(data: bytes, width: int = 88) -> list[str]:
+    """Octets as decimal numbers, in lines of about `width` characters."""
+    lines, line = [], ""
+    for octet in data:
+        if len(line) > width:
+            lines.append(line)
+            line = ""
+        line += f"{octet},"
+    return lines + [line] if line else lines
+
+
 def _pool_rows(rows: list[bytes]) -> list[tuple[int, str]]:
     """A string pool's rows as (size, C string literal), one a row (each at most 4095
     characters, as C99 allows), split over lines of about 88 characters.  Rows are full
@@ -119,7 +130,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "tables": tables,
         # the words of names; none when every word is written in characters
         "strings": _pool_rows(tables.string_rows) if tables.string_rows != [b"\0"] else [],
-        "names": _pool_rows(tables.name_rows),
+        "names": _number_lines(tables.names),
         "profile_strings": _pool_rows(tables.profile_rows),
         "enum_values": [c_int(v) for v in tables.enum_values],
         "descriptors": descriptors,

@@ -57,7 +57,7 @@ class TypeEntry:
     count: int = 0
     aux: str = "0"
     extra: object = 0                # a number, or a C expression (offsetof)
-    name: object = ""                # its name (an offset in the pool once laid out)
+    name: str = ""                   # "" for an anonymous type
     comment: str = ""
 
 
@@ -68,7 +68,7 @@ class MemberEntry:
     tag: str
     flags: list[str]
     bit: Optional[int]
-    name: object                     # its name (an offset in the pool once laid out)
+    name: str
 
 
 @dataclass
@@ -90,11 +90,12 @@ class Tables:
     open: list[tuple[int, int, int]] = field(default_factory=list)  # key, key_len, type
     data: bytes = b""                                               # open tables' keys
     enum_values: list[int] = field(default_factory=list)
-    enum_names: list = field(default_factory=list)                  # offsets in the pool
-    name_shift: int = 0
+    enum_names: list = field(default_factory=list)                  # every item's name
     string_rows: list[bytes] = field(default_factory=list)          # names' words, in rows
     common_words: list[int] = field(default_factory=list)           # offsets of 1-octet codes
-    name_rows: list[bytes] = field(default_factory=list)            # the names, coded
+    names: bytes = b""                                              # every name, coded
+    name_index: list[int] = field(default_factory=list)             # where every 32nd starts
+    name_shift: int = 0
     profile_names: list = field(default_factory=list)               # every type's id
     profile_shift: int = 0
     profile_rows: list[bytes] = field(default_factory=list)
@@ -163,7 +164,9 @@ class _Pool:
 _WORD = re.compile(r"^[^.]*\.|-[rv][0-9]+|-?[A-Z]+(?![a-z])|-?[A-Z]?[a-z]+|-?[0-9]+|.")
 # the octets that stand for the common words: 0x01..0x1F, then 0x80..0xBF
 COMMON_CODES = list(range(0x01, 0x20)) + list(range(0x80, 0xC0))
-WORD_OFFSET_MAX = 0x3FFF     # a 2-octet code 0xC0 | hi, lo: a word's offset in 14 bits
+WORD_OFFSET_MAX = 0x3EFF     # a 2-octet code 0xC0 | hi, lo (hi < 0x3F): a word's offset
+REFERENCE = 0xFF             # then hi, lo: the rest of the name is name number hi << 8 | lo
+NAME_STRIDE = 32             # asn1h.h's ASN1H_NAME_STRIDE: names between two index entries
 NAME_MAX = 255               # asn1h.h's ASN1H_NAME_MAX - 1
 
 
@@ -177,17 +180,17 @@ def _printable(word: str) -> bool:
 
 
 class _NamePool:
-    """Names as codes (docs/runtime.md, "Names"), each name once, ended by 0, at a
-    multiple of 1 << shift so that a 16-bit offset reaches it (offset 0: the empty name).
-    A word used once is written as its characters; a word used more is kept once in a
-    string pool and written as a 2-octet code, or as a 1-octet one for the 95 that this
-    saves the most."""
+    """Names as codes (docs/runtime.md, "Names").  A word used once is written as its
+    characters; a word used more is kept once in a string pool and written as a 2-octet
+    code, or as a 1-octet one for the 95 that this saves the most.  The names follow each
+    other in the order of their numbers, a name that came before as a reference to it
+    when that is shorter, with the start of every 32nd in an index."""
 
     def __init__(self):
         self.names: dict[str, None] = {"": None}     # in the order first added
 
     def add(self, text: str) -> str:
-        """Returns the name itself: offsets are given once the pool is complete."""
+        """Returns the name itself: it is coded once every name is known."""
         if len(text.encode("utf-8")) > NAME_MAX:
             raise CompileError([Diagnostic(
                 "error", f"the name {text[:40]}... has {len(text)} characters: the tables "
@@ -195,10 +198,10 @@ class _NamePool:
         self.names.setdefault(text)
         return text
 
-    def layout(self) -> tuple[int, dict[str, int], list[bytes], list[int], list[bytes]]:
-        """(shift, name -> offset, the words' rows, the common words' offsets, the names'
-        rows)."""
-        words_of = {n: name_words(n) for n in self.names if n}
+    def codes(self) -> tuple[dict[str, bytes], list[bytes], list[int]]:
+        """(each name's codes with their ending 0, the words' rows, the common words'
+        offsets)."""
+        words_of = {n: name_words(n) for n in self.names}
         uses: dict[str, int] = {}
         for words in words_of.values():           # first appearance breaks ties
             for word in words:
@@ -231,8 +234,31 @@ class _NamePool:
         code_of.update((w, bytes([c])) for w, c in zip(common, COMMON_CODES))
         encoded = {name: b"".join(code_of.get(w) or w.encode("utf-8") for w in words) + b"\0"
                    for name, words in words_of.items()}
-        shift, offsets, name_rows = _rows({"": b"\0", **encoded})
-        return shift, offsets, rows, [at[w] for w in common], name_rows
+        return encoded, rows, [at[w] for w in common]
+
+    def layout(self, numbered: list[str]) -> tuple[int, list[int], bytes, list[bytes],
+                                                    list[int]]:
+        """The names `numbered` lists (each added), in that order: (shift, the index,
+        the codes, the words' rows, the common words' offsets)."""
+        encoded, rows, common = self.codes()
+        for shift in range(0, 5):                 # the index points at multiples of 1 << shift
+            data, index, first = bytearray(), [], {}
+            for number, name in enumerate(numbered):
+                if number % NAME_STRIDE == 0:
+                    data.extend(b"\0" * (-len(data) % (1 << shift)))
+                    index.append(len(data) >> shift)
+                earlier = first.get(name)
+                if earlier is not None and len(encoded[name]) > 3:
+                    data.extend(bytes([REFERENCE, earlier >> 8, earlier & 0xFF]))
+                    continue
+                data.extend(encoded[name])
+                if number <= 0xFFFF:
+                    first.setdefault(name, number)
+            if not index or index[-1] <= MAX_INDEX:
+                return shift, index, bytes(data), rows, common
+        raise CompileError([Diagnostic(
+            "error", "the names of this specification take more than 1 MiB: the tables' "
+            "16-bit name index cannot reach them (split the specification)")])
 
 
 class _Builder:
@@ -285,13 +311,10 @@ class _Builder:
             name = t.shared_name or (t.node.builtin if sharing[k] > 1 else t.node.id)
             self.t.profile_names.append(self.profile_pool.add(name))
         self.t.defaults.sort(key=lambda d: d.member)
-        (self.t.name_shift, offsets, self.t.string_rows, self.t.common_words,
-         self.t.name_rows) = self.pool.layout()
-        for entry in self.t.types:
-            entry.name = offsets[entry.name]
-        for member in self.t.members:
-            member.name = offsets[member.name]
-        self.t.enum_names = [offsets[n] for n in self.t.enum_names]
+        numbered = [e.name for e in self.t.types] + [m.name for m in self.t.members] + \
+            self.t.enum_names                  # as asn1h.h numbers names
+        (self.t.name_shift, self.t.name_index, self.t.names, self.t.string_rows,
+         self.t.common_words) = self.pool.layout(numbered)
         self.t.profile_shift, offsets, self.t.profile_rows = self.profile_pool.layout()
         self.t.profile_names = [offsets[n] for n in self.t.profile_names]
         return self.t

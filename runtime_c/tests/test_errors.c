@@ -51,9 +51,8 @@ void test_error_format(void)
         CHECK(nameless != NULL);
         memcpy(nameless, &T_spec, sizeof T_spec);
         nameless->spec.strings = NULL;
-        nameless->spec.type_names = NULL;
-        nameless->spec.member_names = NULL;
-        nameless->spec.enum_names = NULL;
+        nameless->spec.names = NULL;
+        nameless->spec.name_index = NULL;
         err.type = &nameless->types[24];
         err.path[1].member = &nameless->spec.members[3];
         err.path[0].member = &nameless->spec.members[19];
@@ -66,6 +65,32 @@ void test_error_format(void)
     err.depth = 0;
     asn1h_error_format(&err, text, sizeof text);
     CHECK(strcmp(text, "?: unexpected tag") == 0);
+}
+
+/* Every name of the hand-assembled table comes back, through each kind of code: those
+ * past name 32 start from the second index entry, member 20 is a reference. */
+void test_names(void)
+{
+    static const char *const members[21] = {
+        "id", "flag", "data", "bits", "", "a", "b", "c", "d", "item", "item", "item",
+        "value", "next", "leaf", "node", "item", "i", "s", "alt", "bits"
+    };
+    const asn1h_spec *spec = &T_spec.spec;
+    char name[ASN1H_NAME_MAX], small[4];
+    size_t i;
+    CHECK_EQ(asn1h_name(spec, 0, name, sizeof name), 5);
+    CHECK(strcmp(name, "T.Int") == 0);
+    CHECK(strcmp(asn1h_type_name(&Records_type, name, sizeof name), "T.Records") == 0);
+    CHECK(strcmp(asn1h_type_name(&T_spec.types[15], name, sizeof name), "IA5String") == 0);
+    for (i = 0; i < 21; i++) {
+        asn1h_name(spec, ASN1H_MEMBER_NAME(spec, i), name, sizeof name);
+        CHECK(strcmp(name, members[i]) == 0);
+    }
+    asn1h_name(spec, ASN1H_ITEM_NAME(spec, 2), name, sizeof name);
+    CHECK(strcmp(name, "blue") == 0);
+    /* cut to the buffer, through a reference too: the whole length returned */
+    CHECK_EQ(asn1h_name(spec, ASN1H_MEMBER_NAME(spec, 20), small, sizeof small), 4);
+    CHECK(strcmp(small, "bit") == 0);
 }
 
 /* A path deeper than ASN1H_PATH_MAX keeps its innermost entries and says it was cut. */

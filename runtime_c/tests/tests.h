@@ -67,6 +67,7 @@
     X(depth_skipped_extension) \
     X(error_strings) \
     X(error_format) \
+    X(names) \
     X(error_path_truncated) \
     X(error_every_truncation) \
     X(error_every_corruption) \

@@ -69,27 +69,21 @@ static const asn1h_default defaults[2] = {
 /* Color's items: not 0, 1, 2, so their values are listed */
 static const int64_t enum_values[3] = { 0, 1, 5 };
 
-/* The names (docs/runtime.md, "Names"): words used by several names are kept once in
- * `strings`; "T." and "item" are the common words 1 and 2, "Record" (offset 9) the
- * word of the 2-octet code \300\011; the other characters stand for themselves */
+/* The names (docs/runtime.md, "Names"), numbered types first, then members, then items:
+ * words used by several names are kept once in `strings`; "T." and "item" are the common
+ * words 1 and 2, "Record" (offset 9) the word of the 2-octet code \300\011; the last
+ * member's name, "bits", refers to name 34 (\377\000\042); the other characters stand
+ * for themselves.  name_index: names 0 and 32 (member 1, "flag") */
 static const char strings[] = "\0T.\0item\0Record";
 static const uint16_t common_words[2] = { 1, 4 };
 static const char names[] =
-    "\0\001Int\0\001I8\0\001U8\0\001I16\0\001U16\0\001I32\0\001U32\0\001I64\0\001U64\0"
+    "\001Int\0\001I8\0\001U8\0\001I16\0\001U16\0\001I32\0\001U32\0\001I64\0\001U64\0"
     "\001Bool\0\001Null\0\001Real\0\001Bits\0\001Octets\0\001Oid\0IA5String\0"
     "\001Flags\0\001Color\0\001Wrapped\0\001\300\011\0\001Pair\0\001Ints\0\001IntList\0"
     "\001Strings\0\001\300\011s\0\001Chain\0\001Tree\0\001Nest\0\001Alt\0\001Mixed\0"
-    "\001Any\0id\0flag\0data\0bits\0a\0b\0c\0d\0\002\0value\0next\0leaf\0node\0i\0s\0"
-    "alt\0red\0green\0blue";
-static const uint16_t type_names[T_NTYPES] = {
-    1, 6, 10, 14, 19, 24, 29, 34, 39, 44, 50, 56, 62, 68, 76, 81, 91, 98, 105, 114, 118,
-    124, 130, 139, 148, 153, 160, 166, 172, 177, 184
-};
-static const uint16_t member_names[21] = {
-    189, 192, 197, 202, 0, 207, 209, 211, 213, 215, 215, 215, 217, 223, 228, 233, 215,
-    238, 240, 242, 202
-};
-static const uint16_t enum_names[3] = { 246, 250, 256 };
+    "\001Any\0id\0flag\0data\0bits\0\0a\0b\0c\0d\0\002\0\002\0\002\0value\0next\0leaf\0"
+    "node\0\002\0i\0s\0alt\0\377\000\042red\0green\0blue";
+static const uint16_t name_index[2] = { 0, 191 };
 
 /* Times and REAL are the optional parts these types need; open types are kept raw */
 static const asn1h_codecs codecs = {
@@ -107,7 +101,7 @@ static const asn1h_codecs codecs = {
 const T_tables T_spec = {
     {
         members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, NULL, NULL, strings,
-        common_words, (const uint8_t *)names, type_names, member_names, enum_names, "t", NULL, NULL, T_NTYPES,
+        common_words, (const uint8_t *)names, name_index, "t", NULL, NULL, T_NTYPES,
         21, 2, 0, 0
     },
     {
