@@ -368,6 +368,18 @@ static inline int asn1h_at_end(const uint8_t *p, const uint8_t *end, unsigned fo
 const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form);
 /* Skips one complete TLV (any depth of indefinite lengths; strict DER checks every level). */
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
+/* Skips one element of a SEQUENCE OF or SET OF, as the decoders count them before they
+ * allocate: the usual one (a tag number below 31, a short definite length) inline, any
+ * other, and every one in DER, through asn1h_skip_tlv. */
+static inline const uint8_t *asn1h_skip_element(asn1h_dec *d, const uint8_t *p,
+                                                const uint8_t *end)
+{
+    if (ASN1H_LIKELY(end - p >= 2 && (p[0] & 0x1F) != 0x1F && (p[0] & 0xDF) != 0
+                     && p[1] < 0x80 && (size_t)(end - p - 2) >= p[1]
+                     && !(d->flags & ASN1H_DER)))
+        return p + 2 + p[1];
+    return asn1h_skip_tlv(d, p, end);
+}
 /* Skips one TLV that will be kept as received, checking that it is well formed at every
  * level, within the nesting limit. */
 const uint8_t *asn1h_skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *end,

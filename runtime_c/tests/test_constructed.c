@@ -247,6 +247,16 @@ void test_sequence_of(void)
     /* end-of-contents inside a definite list */
     CHECK_EQ(dec(&IntList_type, &ints, LIT("\x30\x05\x02\x01\x01\x00\x00"), 0, &err),
              ASN1H_ERR_TAG);
+    CHECK_EQ(err.offset, 5);
+    CHECK_EQ(dec(&IntList_type, &ints, LIT("\x30\x05\x02\x01\x01\x20\x00"), 0, &err),
+             ASN1H_ERR_TAG);                /* (constructed, tag number 0) */
+    CHECK_EQ(err.offset, 5);
+    /* [0] is counted as an element, then refused as one */
+    CHECK_EQ(dec(&IntList_type, &ints, LIT("\x30\x06\x02\x01\x01\x80\x01\x05"), 0, &err),
+             ASN1H_ERR_TAG);
+    CHECK_EQ(err.offset, 5);
+    asn1h_error_format(&err, message, sizeof message);
+    CHECK(strcmp(message, "T.IntList[1]: unexpected tag") == 0);
     /* the error inside the second record names it, and the member */
     CHECK_EQ(dec(&Records_type, &rs,
                  LIT("\x30\x0E\x30\x03\x02\x01\x01\x30\x07\x02\x01\x02\xA1\x02\x03\x00"), 0,
