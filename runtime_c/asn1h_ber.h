@@ -369,14 +369,14 @@ const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, u
 /* Skips one complete TLV (any depth of indefinite lengths; strict DER checks every level). */
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
 /* Skips one element of a SEQUENCE OF or SET OF, as the decoders count them before they
- * allocate: the usual one (a tag number below 31, a short definite length) inline, any
+ * allocate: the usual one (a tag number 1..30, a short definite length) inline, any
  * other, and every one in DER, through asn1h_skip_tlv. */
 static inline const uint8_t *asn1h_skip_element(asn1h_dec *d, const uint8_t *p,
                                                 const uint8_t *end)
 {
-    if (ASN1H_LIKELY(end - p >= 2 && (p[0] & 0x1F) != 0x1F && (p[0] & 0xDF) != 0
-                     && p[1] < 0x80 && (size_t)(end - p - 2) >= p[1]
-                     && !(d->flags & ASN1H_DER)))
+    size_t room = (size_t)(end - p);
+    if (ASN1H_LIKELY(room >= 2 && (unsigned)(p[0] & 0x1F) - 1u < 30u && p[1] < 0x80
+                     && p[1] <= room - 2 && !(d->flags & ASN1H_DER)))
         return p + 2 + p[1];
     return asn1h_skip_tlv(d, p, end);
 }

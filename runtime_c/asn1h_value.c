@@ -318,12 +318,12 @@ size_t asn1h_name(const asn1h_spec *spec, size_t name, char *buf, size_t size)
 const char *asn1h_type_name(const asn1h_type *t, char *buf, size_t size)
 {
     const asn1h_spec *spec = asn1h_spec_of(t);
-    if (spec->names && *name_codes(spec, t->self))
-        asn1h_name(spec, t->self, buf, size);
-    else if (spec->profile_names)
+    if (spec->names && asn1h_name(spec, t->self, buf, size))
+        return buf;                         /* (an anonymous type's name is empty) */
+    if (spec->profile_names)
         snprintf(buf, size, "%s", spec->profile_strings
                  + ((size_t)spec->profile_names[t->self] << spec->profile_shift));
-    else                                    /* no names in this build */
+    else                                    /* no name: the entry's index */
         snprintf(buf, size, "#%u", (unsigned)t->self);
     return buf;
 }
