@@ -370,7 +370,8 @@ const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, u
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
 /* Skips one element of a SEQUENCE OF or SET OF, as the decoders count them before they
  * allocate: the usual one (a tag number 1..30, a short definite length) inline, any
- * other, and every one in DER, through asn1h_skip_tlv. */
+ * other, and every one in DER, through asn1h_skip_tlv.  (The elements of an indefinite
+ * list are rarely definite: its decoders call asn1h_skip_tlv directly.) */
 static inline const uint8_t *asn1h_skip_element(asn1h_dec *d, const uint8_t *p,
                                                 const uint8_t *end)
 {
