@@ -486,7 +486,8 @@ def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
              "it refuses IA5String (CAM) and extension additions (RRC), and cannot "
              "compile S1AP for PER.  What PER buys depends "
              "on the constraints: X.400's types have almost none that PER can see, its "
-             "strings are the bulk of every PDU and go as octets or 7-bit characters, so "
+             "strings are the bulk of every PDU and go as octets or 7-bit characters "
+             "(read and written up to 56 bits at a time, asn1h_per.c), so "
              "PER saves little; CAM is made of constrained numbers and enumerations, which "
              "PER packs into a few bits each.", "",
              "| corpus | PDUs | rules | build | bytes per PDU | decode instr/PDU "

@@ -61,12 +61,16 @@ ASN1H_INLINE int to_check(const asn1h_spec *spec, const asn1h_type *t)
 
 static unsigned bit_length(uint64_t v)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return v ? 64 - (unsigned)__builtin_clzll(v) : 0;     /* one instruction, not a loop */
+#else
     unsigned n = 0;
     while (v) {
         n++;
         v >>= 1;
     }
     return n;
+#endif
 }
 
 /* The octets that hold v, at least 1. */
@@ -749,6 +753,10 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
     int more = 0;
     unsigned out_unit = a ? a->unit : 1;
     uint64_t lb = bounded ? b->size_lb : 0, ub = b->size_ub;
+    /* characters that are their own octets, checked as index_to_char does */
+    int own = a && a->unit == 1 && !a->indexed;
+    uint32_t lowest = own && !a->chars ? a->lowest : 0;
+    uint32_t span = own && !a->chars ? a->largest - lowest : 255;
     do {
         size_t i;
         if (bounded && lb == ub && ub < 65536) {
@@ -761,13 +769,12 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
             if (r->aligned && !in_align(r))   /* X.691 16.11, 17.8, 30.5.7 */
                 return NULL;
         }
-        if (bits == 8 && (!a || (!a->indexed && a->unit == 1)) && !more && total == 0) {
+        if (bits == 8 && (!a || own) && !more && total == 0) {
             /* octets, or characters that are their own octets: maybe zero-copy */
             const uint8_t *octets = get_octets(r, n);
             size_t i;
-            uint32_t c;
             for (i = 0; octets && a && i < n; i++)
-                if (!index_to_char(a, octets[i], &c)) {
+                if ((uint32_t)octets[i] - lowest > span) {
                     r->pos -= 8 * (n - i);
                     return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
                 }
@@ -797,7 +804,25 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                 out[(total + n) / 8] = (uint8_t)(read_bits(r, (unsigned)(n % 8))
                                                  << (8 - n % 8));
         }
-        for (i = bits == 1 && !a ? n : 0; i < n; i++) {    /* the input holds them all */
+        i = bits == 1 && !a ? n : 0;
+        if (own && bits && bits <= 8) {     /* as many as 56 bits hold per load (USC) */
+            unsigned per = 56 / bits, k;
+            for (; i < n; i += per) {
+                uint64_t x;
+                if (per > n - i)
+                    per = (unsigned)(n - i);
+                x = read_bits(r, per * bits) << (64 - per * bits);     /* first at the top */
+                for (k = 0; k < per; k++, x <<= bits) {
+                    uint32_t c = (uint32_t)(x >> (64 - bits));
+                    if (c - lowest > span) {    /* where the one-by-one loop is */
+                        r->pos -= bits * (per - 1 - k);
+                        return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
+                    }
+                    out[total + i + k] = (uint8_t)c;
+                }
+            }
+        }
+        for (; i < n; i++) {                /* the input holds them all */
             uint64_t x = bits ? read_bits(r, bits) : 0;
             if (a) {
                 uint32_t c;
@@ -1637,6 +1662,21 @@ static int bit_item(const void *data, size_t i, uint64_t *x)
     return 1;
 }
 
+typedef struct char_items {
+    const alphabet *a;
+    const uint8_t *buf;
+} char_items;
+
+static int char_item(const void *data, size_t i, uint64_t *x)
+{
+    const char_items *c = (const char_items *)data;
+    uint32_t code = 0;
+    unsigned u;
+    for (u = 0; u < c->a->unit; u++)
+        code = code << 8 | c->buf[i * c->a->unit + u];
+    return char_to_index(c->a, code, x);
+}
+
 /* Items with their length determinant(s), as dec_items reads them.  `get` gives item i
  * as a number of `bits` bits. */
 typedef int per_item_fn(const void *data, size_t i, uint64_t *x);
@@ -1676,7 +1716,30 @@ static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits
                 if (!put_bits(w, rest < 32 ? (unsigned)rest : 32, 0))
                     return 0;
         } else {
-            for (i = 0; i < chunk; i++) {
+            i = 0;
+            if (get == char_item && bits <= 8 && !((const char_items *)data)->a->indexed
+                && ((const char_items *)data)->a->unit == 1) {
+                /* characters that are their own octets: as many as 56 bits hold per
+                   store (USC), each checked as char_to_index does */
+                const alphabet *a = ((const char_items *)data)->a;
+                const uint8_t *in = ((const char_items *)data)->buf + done;
+                unsigned per = 56 / bits, k;
+                uint32_t lowest = a->chars ? 0 : a->lowest;
+                uint32_t span = a->chars ? 255 : a->largest - lowest;
+                for (; i < chunk; i += per) {
+                    uint64_t x = 0;
+                    if (per > chunk - i)
+                        per = (unsigned)(chunk - i);
+                    for (k = 0; k < per; k++) {
+                        if ((uint32_t)in[i + k] - lowest > span)
+                            return out_fail(w, ASN1H_ERR_CONSTRAINT);
+                        x = x << bits | (in[i + k] & ((1u << bits) - 1));
+                    }
+                    if (!put_bits(w, per * bits, x))
+                        return 0;
+                }
+            }
+            for (; i < chunk; i++) {
                 uint64_t x;
                 if (!get(data, done + i, &x))
                     return out_fail(w, ASN1H_ERR_CONSTRAINT);
@@ -1690,21 +1753,6 @@ static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits
         if (before < FRAGMENT)
             return 1;
     }
-}
-
-typedef struct char_items {
-    const alphabet *a;
-    const uint8_t *buf;
-} char_items;
-
-static int char_item(const void *data, size_t i, uint64_t *x)
-{
-    const char_items *c = (const char_items *)data;
-    uint32_t code = 0;
-    unsigned u;
-    for (u = 0; u < c->a->unit; u++)
-        code = code << 8 | c->buf[i * c->a->unit + u];
-    return char_to_index(c->a, code, x);
 }
 
 static int in_size_root(const per_bounds *b, size_t n)

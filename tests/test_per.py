@@ -304,6 +304,57 @@ def test_a_character_outside_its_repertoire_is_refused():
         "out of range\n")
 
 
+CHARACTERS = """Characters DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Texts ::= SEQUENCE {
+    visible VisibleString,
+    printable PrintableString (SIZE (0..40)),
+    ia5 IA5String (FROM ("a".."z"))
+}
+END
+"""
+
+
+def test_characters_read_and_written_several_to_a_word(tmp_path):
+    """Characters that are their own octets go several to a load or store (up to 56
+    bits).  Every length from 0 to 19 crosses the 8-character groups of 7 bits, against
+    asn1tools' UPER on every build; and a character outside VisibleString's repertoire,
+    at any place in the group, is refused at the octet where reading it ends (the
+    7-bit characters follow the 1-octet length)."""
+    module = tmp_path / "Characters.asn"
+    module.write_text(CHARACTERS)
+    reference = {codec: asn1tools.compile_files([str(module)], codec)
+                 for codec in ("der", "uper")}
+    builds = {mode: cbuild.converter([module], *specbuilds.MODES[mode],
+                                     flags=specbuilds.FLAGS) for mode in MODES}
+    for n in range(20):
+        value = {"visible": "".join(chr(33 + (7 * i) % 94) for i in range(n)),
+                 "printable": "Ab 1'()+,-./:=?"[:n % 15] * (1 + n // 15),
+                 "ia5": "".join(chr(ord("a") + (5 * i) % 26) for i in range(n))}
+        uper = reference["uper"].encode("Texts", value)
+        der = reference["der"].encode("Texts", value)
+        for mode, build in builds.items():
+            args = ("-p", "Characters.Texts", "-i")
+            assert build.run(*args, "ber", "-o", "uper", "-", input=der).stdout == uper, \
+                (mode, n)
+            assert build.run(*args, "uper", "-o", "der", "-", input=uper).stdout == der, \
+                (mode, n)
+    for n in (1, 7, 8, 9, 16, 19):
+        for bad in range(n):
+            chars = [0x41] * n
+            chars[bad] = 0x7F                    # DEL: not a VisibleString character
+            bits = f"{n:08b}" + "".join(f"{c:07b}" for c in chars)
+            bits += "0" * (-len(bits) % 8)
+            data = int(bits, 2).to_bytes(len(bits) // 8, "big") + b"\x00" * 4
+            where = (8 + 7 * (bad + 1)) // 8
+            for mode, build in builds.items():
+                result = build.run("-p", "Characters.Texts", "-i", "uper", "-o", "der", "-",
+                                   input=data, check=False)
+                assert result.returncode == 1, (mode, n, bad)
+                assert result.stderr.decode() == (
+                    f"-:{where}: Characters.Texts.visible: value out of range\n"), \
+                    (mode, n, bad)
+
+
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
 def clean_failure(result) -> bool:
     """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""
