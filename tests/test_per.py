@@ -355,6 +355,46 @@ def test_characters_read_and_written_several_to_a_word(tmp_path):
                     (mode, n, bad)
 
 
+MOODS = """Moods DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Mood ::= ENUMERATED { calm, busy, ..., away, asleep }
+Day ::= SEQUENCE {
+    mood Mood,
+    moods SEQUENCE (SIZE (0..3)) OF Mood,
+    maybe Mood OPTIONAL
+}
+END
+"""
+
+
+def test_extensible_enumerations_are_inline_in_compiled_routines(tmp_path):
+    """A compiled SEQUENCE or list reads and writes an extensible ENUMERATED member inline
+    while it is in the root (an extension bit of 0, then its index) and hands an addition
+    to the tables from its extension bit.  Every mix of root items and additions, as a
+    member, as list elements and absent, against asn1tools in both variants."""
+    module = tmp_path / "Moods.asn"
+    module.write_text(MOODS)
+    reference = {codec: asn1tools.compile_files([str(module)], codec)
+                 for codec in ("der", "uper", "per")}
+    builds = {mode: cbuild.converter([module], *specbuilds.MODES[mode],
+                                     flags=specbuilds.FLAGS) for mode in MODES}
+    generated = (builds["compiled"].program.parent / "spec.c").read_text()
+    assert "r->pos--;" in generated and "asn1h_per_put_bits(w, 1, 0)" in generated
+    items = ["calm", "busy", "away", "asleep"]
+    values = [{"mood": a, "moods": [b, items[(i + j) % 4]][:(i + j) % 3],
+               **({"maybe": b} if (i + j) % 2 else {})}
+              for i, a in enumerate(items) for j, b in enumerate(items)]
+    for value in values:
+        der = reference["der"].encode("Day", value)
+        for ours, codec in VARIANTS.items():
+            per = reference[codec].encode("Day", value)
+            for mode, build in builds.items():
+                args = ("-p", "Moods.Day", "-i")
+                assert build.run(*args, "ber", "-o", ours, "-", input=der).stdout == per, \
+                    (mode, ours, value)
+                assert build.run(*args, ours, "-o", "der", "-", input=per).stdout == der, \
+                    (mode, ours, value)
+
+
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
 def clean_failure(result) -> bool:
     """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""

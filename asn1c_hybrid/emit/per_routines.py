@@ -5,7 +5,9 @@ its BER routines.
 They do inline what the generator knows: the extension bit, the preamble of the OPTIONAL
 and DEFAULT members read or written as one number, the rank of each root alternative, and
 the members of the common kinds (BOOLEAN, NULL, and INTEGER and ENUMERATED whose
-PER-visible constraint is all their constraint), with their bounds as constants.  Every
+PER-visible constraint is all their constraint), with their bounds as constants; an
+extensible one inline while it is in its root, by the tables (from its extension bit)
+otherwise.  Every
 other member goes through asn1h_per_member (the tables, or its own type's compiled
 routine), and extension additions through the tables, so that a compiled type and an
 interpreted one call each other at every level, as in BER.  A list's count goes through
@@ -45,6 +47,7 @@ class _Inline:
     range: int = 0
     ctype: str = ""
     tests: tuple[str, ...] = ()
+    extensible: bool = False        # an extension bit first: 0 inline, 1 by the tables
 
 
 def root_members(t: TypeLayout) -> list[MemberLayout]:
@@ -79,16 +82,18 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     member_type = layout.types[m.node_id]
     storage, ctype = integer_storage(m.target)
     if kind == Kind.ENUMERATED:
-        items = layout.types[m.target.id].enum_items
-        values = [v for _, v in items]
-        if m.target.extensible or member_type.check or values != list(range(len(values))):
+        enum = layout.types[m.target.id]
+        extensible = bool(m.target.extensible)
+        root = enum.enum_root if extensible else len(enum.enum_items)
+        values = [v for _, v in enum.enum_items[:root]]
+        if member_type.check or not root or values != list(range(root)):
             return None
-        return _Inline("number", 0, len(values) - 1, ctype,
-                       (f"(uint64_t){{acc}} <= {len(values) - 1}u",))
+        return _Inline("number", 0, root - 1, ctype, (f"(uint64_t){{acc}} <= {root - 1}u",),
+                       extensible)
     if kind != Kind.INTEGER or storage not in STORAGE_RANGES:
         return None
     per, check = member_type.per, member_type.check
-    if per is None or per.values is None or per.value_ext or per.sizes or per.chars:
+    if per is None or per.values is None or per.sizes or per.chars:
         return None
     low, high = per.values
     c_low, c_high = STORAGE_RANGES[storage]
@@ -99,7 +104,7 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     literal = (lambda v: f"UINT64_C({v})") if ctype == "uint64_t" else _literal
     tests = ([f"{{acc}} >= {literal(low)}"] if low > c_low else []) + \
             ([f"{{acc}} <= {literal(high)}"] if high < c_high else [])
-    return _Inline("number", low, high - low, ctype, tuple(tests))
+    return _Inline("number", low, high - low, ctype, tuple(tests), bool(per.value_ext))
 
 
 def _literal(v: int) -> str:
@@ -135,9 +140,19 @@ class _Writer:
             return [f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
                     f"{indent}{access} = x != 0;", f"{indent}{count}"]
         value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
-        return [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
-                f"{indent}    {fail}",
-                f"{indent}{access} = ({how.ctype})({value});", f"{indent}{count}"]
+        number = [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
+                  f"{indent}    {fail}",
+                  f"{indent}{access} = ({how.ctype})({value});", f"{indent}{count}"]
+        if not how.extensible:
+            return number
+        # outside the root: the extension bit again, and the rest, by the tables
+        general = ([f"if (!asn1h_per_member(r, {self.member(m)}, item))",
+                    "    return asn1h_per_unwind_item(r, NULL, i);"] if element else
+                   [f"if (!asn1h_per_member(r, {self.member(m)}, v))", "    return 0;"])
+        return ([f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
+                 f"{indent}if (ASN1H_UNLIKELY(x)) {{", f"{indent}    r->pos--;"] +
+                [f"{indent}    {line}" for line in general] + [f"{indent}}} else {{"] +
+                [f"    {line}" for line in number] + [f"{indent}}}"])
 
     def list_decoder(self, name: str) -> list[str]:
         t, m = self.t, self.t.members[0]
@@ -248,6 +263,10 @@ class _Writer:
                   else f"(uint64_t){access}")
         put = [f"{indent}if (!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
                f"{indent}    {fail}"]
+        if how.extensible:                  # in the root: an extension bit of 0 first
+            put = [f"{indent}if (!asn1h_per_put_bits(w, 1, 0)", f"{indent}    || "
+                   f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
+                   f"{indent}    {fail}"]
         if not how.tests:
             return put
         # a value outside the constraint: the tables refuse it, with the member's name
