@@ -2,8 +2,9 @@
 
 The tables reach each part through the spec's `asn1h_codecs` (docs/runtime.md), so a
 program linked with --gc-sections (as docs/benchmarks.md measures code) keeps only the
-parts its types use: SET contents, times, REAL, unknown extensions.  Each spec below needs
-one of them, or none; its converter keeps exactly that one, and still round-trips a value.
+parts its types use: SET contents, times, REAL, unknown extensions, values kept as received
+(an ANY), open types resolved through their tables.  Each spec below needs some of them,
+or none; its converter keeps exactly those, and still round-trips a value.
 """
 from __future__ import annotations
 
@@ -15,20 +16,29 @@ import cbuild
 
 FLAGS = ("-O1", "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections")
 PARTS = {"set": "asn1h_dec_set", "time": "asn1h_dec_time", "real": "asn1h_dec_real",
-         "extensions": "asn1h_take_unknown"}
-# (the type's body, the part it needs, a DER value of it)
+         "extensions": "asn1h_take_unknown", "received": "asn1h_put_received",
+         "open types": "asn1h_resolve_open_types"}
+TABLE = """ALG ::= CLASS { &id INTEGER UNIQUE, &Type } WITH SYNTAX { ID &id TYPE &Type }
+Algs ALG ::= { { ID 1 TYPE INTEGER } | { ID 2 TYPE BOOLEAN } }
+"""
+# (the type's body, the parts it needs, a DER value of it)
 SPECS = {
-    "plain": ("SEQUENCE { a INTEGER, b OCTET STRING }", None, "3006020105040161"),
-    "set": ("SET { a [0] INTEGER, b [1] BOOLEAN }", "set", "3106800105810100"),
-    "time": ("SEQUENCE { t UTCTime }", "time", "300f170d3236313132363136303030305a"),
-    "real": ("SEQUENCE { r REAL }", "real", "3005090380fb05"),
-    "extensions": ("SEQUENCE { a INTEGER, ... }", "extensions", "3003020105"),
+    "plain": ("SEQUENCE { a INTEGER, b OCTET STRING }", set(), "3006020105040161"),
+    "set": ("SET { a [0] INTEGER, b [1] BOOLEAN }", {"set"}, "3106800105810100"),
+    "time": ("SEQUENCE { t UTCTime }", {"time"}, "300f170d3236313132363136303030305a"),
+    "real": ("SEQUENCE { r REAL }", {"real"}, "3005090380fb05"),
+    "extensions": ("SEQUENCE { a INTEGER, ... }", {"extensions", "received"}, "3003020105"),
+    # an ANY without a table is written back as received, never resolved
+    "any": ("SEQUENCE { id INTEGER, value ANY DEFINED BY id }", {"received"},
+            "3006020101020105"),
+    "open types": ("SEQUENCE { id ALG.&id ({Algs}), value ALG.&Type ({Algs}{@id}) }\n"
+                   + TABLE, {"received", "open types"}, "3006020101020105"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_a_program_links_the_parts_its_types_need(tmp_path, name):
-    body, part, der = SPECS[name]
+    body, parts, der = SPECS[name]
     spec = tmp_path / "parts.asn"
     spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {body}\nEND\n")
     out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
@@ -37,7 +47,7 @@ def test_a_program_links_the_parts_its_types_need(tmp_path, name):
     symbols = {line.split()[-1] for line in subprocess.run(
         ["nm", str(program.program)], capture_output=True, text=True,
         check=True).stdout.splitlines()}
-    assert {p for p, symbol in PARTS.items() if symbol in symbols} == ({part} - {None})
+    assert {p for p, symbol in PARTS.items() if symbol in symbols} == parts
     data = bytes.fromhex(der)
     assert program.run("-p", "Parts.T", "-o", "der", "-", input=data).stdout == data
 

@@ -105,8 +105,8 @@ class Tables:
     # the pairs' numbers
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
-    # "time", "received", "extensions", "set_extensions", "choice_extensions", "check"
-    # (source.c.j2)
+    # "time", "received", "open_types", "extensions", "set_extensions",
+    # "choice_extensions", "check" (source.c.j2)
 
 
 PER_CODECS = {"real", "check"}   # the parts asn1h_per.c reaches through asn1h_codecs
@@ -466,6 +466,8 @@ class _Builder:
                 self.t.codecs.add("set")
             if "ASN1H_T_EXTENSIBLE" in t.flags or "ASN1H_T_OPEN_MEMBERS" in t.flags:
                 self.t.codecs.add("received")
+            if "ASN1H_T_OPEN_MEMBERS" in t.flags:   # resolved through their tables
+                self.t.codecs.add("open_types")
             if "ASN1H_T_EXTENSIBLE" in t.flags:     # unknown extensions kept
                 self.t.codecs.add({"ASN1H_SEQUENCE": "extensions", "ASN1H_SET": "extensions",
                                    "ASN1H_CHOICE": "choice_extensions"}[kind])
@@ -493,6 +495,8 @@ class _Builder:
             self.t.codecs.add("check")
         if kind == "ASN1H_OPEN" or t.open_entries:
             self.t.codecs.add("received")
+        if t.open_entries:
+            self.t.codecs.add("open_types")
         if t.open_entries:
             entry.first = len(self.t.open)
             entry.count = len(t.open_entries)
