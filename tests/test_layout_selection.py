@@ -25,6 +25,7 @@ from asn1c_hybrid.emit.fastpaths import Refused, example
 from asn1c_hybrid.emit.layout import build_layout
 from asn1c_hybrid.layouts import parse, render
 from asn1c_hybrid.select.joint import solve_joint
+from asn1c_hybrid.select import layout_costs
 from asn1c_hybrid.select.layout_costs import measure_layouts
 from asn1c_hybrid.select.selection import BUDGET_EXHAUSTED, NO_SAVING, TOO_COSTLY
 
@@ -150,6 +151,23 @@ def test_measured_layouts_are_faster_by_their_fast_paths(profiles):
         assert item.bytes > 100
         assert item.values[pdu] == 1
         assert item.frequency == item.layout.count / learnt.messages
+
+
+@measuring
+def test_the_counts_of_the_layouts_messages_are_kept(profiles, monkeypatch):
+    """The replay that counts each layout's values builds and runs a program: a second
+    measurement of the same layouts takes its counts from the cache."""
+    _, pdu, graph, profile, _, _ = profiles["snmp"]
+    learnt = profile.layouts[pdu]
+    emitted = api.emitted(graph, api.SelectOptions(pdus=(pdu,)))
+    first = measure_layouts(emitted, pdu, learnt.forms["exact"][:3], learnt.messages)
+
+    def replay_again(*args):
+        raise AssertionError("replayed again")
+    monkeypatch.setattr(layout_costs, "replay_each", replay_again)
+    again = measure_layouts(emitted, pdu, learnt.forms["exact"][:3], learnt.messages)
+    assert [i.values for i in again.items] == [i.values for i in first.items]
+    assert all(i.values for i in first.items)
 
 
 # ---- selections -----------------------------------------------------------------------------

@@ -23,7 +23,8 @@ with each layout.  The entries themselves, as they are with one layout, are paid
 any layout is chosen.
 
 The values of each type in the message come from a replay of it (estimate/replay.py), for
-the part of the types' savings that a fast path makes moot (select/selection.py).
+the part of the types' savings that a fast path makes moot (select/selection.py).  Both
+the measurements and the replay's counts are kept in the cache (select/measured.py).
 """
 from __future__ import annotations
 
@@ -172,19 +173,26 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
     key = [sorted((b, sorted(f.items())) for b, f in files.items()), runtime, c_compiler(),
            SIZE_FLAGS, [m.hex() for m in ordered]]
     measured = cached("layout-costs", key, compute)
-    try:
-        counted = replay_each(graph, pdu, ordered) if ordered else []
-    except ReplayError as exc:
-        raise MeasurementError(f"counting the types of the layouts' messages: {exc}") from None
-    values: dict[str, dict[str, float]] = {}
-    for c, profile in zip(chosen, counted):
-        per_item: dict[str, float] = {}
-        for node_id, n in profile.estimate(graph).frequencies.items():
-            if node_id in graph.nodes and n:
-                owner = graph.target(node_id).id
-                if owner in everything:
-                    per_item[owner] = per_item.get(owner, 0.0) + n
-        values[c.id] = per_item
+
+    def count_values() -> dict[str, dict[str, float]]:
+        try:
+            counted = replay_each(graph, pdu, ordered) if ordered else []
+        except ReplayError as exc:
+            raise MeasurementError(f"counting the types of the layouts' messages: {exc}") \
+                from None
+        found: dict[str, dict[str, float]] = {}
+        for c, profile in zip(chosen, counted):
+            per_item: dict[str, float] = {}
+            for node_id, n in profile.estimate(graph).frequencies.items():
+                if node_id in graph.nodes and n:
+                    owner = graph.target(node_id).id
+                    if owner in everything:
+                        per_item[owner] = per_item.get(owner, 0.0) + n
+            found[c.id] = per_item
+        return found
+    # a replay builds and runs a counting program: kept, as the measurements are (the
+    # interpreted build's source stands for the type graph)
+    values = cached("layout-values", [key[0], key[1], pdu, key[-1]], count_values)
     items = []
     for c in exact:
         frequency = c.count / messages if messages else 0.0
