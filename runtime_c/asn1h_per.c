@@ -128,6 +128,18 @@ static int get_bits(per_in *r, unsigned n, uint64_t *v)
     return 1;
 }
 
+/* get_bits, with its usual case inline: n <= 57 bits while 8 octets of input remain
+ * (then the input holds them).  For the numbers and lengths read everywhere. */
+ASN1H_INLINE int get_bits_inline(per_in *r, unsigned n, uint64_t *v)
+{
+    if (ASN1H_LIKELY(n - 1 < 57 && (r->end >> 3) - (r->pos >> 3) >= 8)) {
+        *v = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        return 1;
+    }
+    return get_bits(r, n, v);
+}
+
 /* n bits (1 <= n <= 57) that the input is known to hold: one load, or get_bits near the
  * end of the input (its checks then pass). */
 ASN1H_INLINE uint64_t read_bits(per_in *r, unsigned n)
@@ -207,7 +219,7 @@ static int get_constrained(per_in *r, uint64_t range, uint64_t *v)
         return 1;
     }
     if (!r->aligned || range < 255) {
-        if (!get_bits(r, bit_length(range), v))
+        if (!get_bits_inline(r, bit_length(range), v))
             return 0;
     } else if (range == 255) {
         if (!in_align(r) || !get_bits(r, 8, v))
@@ -239,7 +251,7 @@ static int get_length(per_in *r, uint64_t lb, uint64_t ub, int bounded, size_t *
         *n = (size_t)(lb + v);
         return 1;
     }
-    if (!in_align(r) || !get_bits(r, 8, &v))
+    if (!in_align(r) || !get_bits_inline(r, 8, &v))
         return 0;
     if (!(v & 0x80)) {
         *n = (size_t)v;
@@ -354,6 +366,23 @@ static int put_bits(per_out *w, unsigned n, uint64_t v)
     return 1;
 }
 
+/* put_bits, with its usual case inline: n <= 57 bits while the buffer has 8 octets from
+ * the partial one.  For the numbers and lengths written everywhere. */
+ASN1H_INLINE int put_bits_inline(per_out *w, unsigned n, uint64_t v)
+{
+    if (ASN1H_LIKELY(w->buf && n - 1 < 57 && (w->cap >> 3) - (w->pos >> 3) >= 8)) {
+        size_t i = w->pos >> 3;
+        unsigned bit = (unsigned)(w->pos & 7);
+        uint64_t x = (v << (64 - n)) >> bit;
+        if (bit)
+            x |= (uint64_t)(w->buf[i] >> (8 - bit)) << (64 - bit);
+        asn1h_store_be64(w->buf + i, x);
+        w->pos += n;
+        return 1;
+    }
+    return put_bits(w, n, v);
+}
+
 static int out_align(per_out *w)
 {
     if (w->aligned && (w->pos & 7))
@@ -392,7 +421,7 @@ static int put_constrained(per_out *w, uint64_t range, uint64_t v)
     if (range == 0)
         return 1;
     if (!w->aligned || range < 255)
-        return put_bits(w, bit_length(range), v);
+        return put_bits_inline(w, bit_length(range), v);
     if (range == 255)
         return out_align(w) && put_bits(w, 8, v);
     if (range < 65536)
@@ -415,7 +444,7 @@ static int put_length(per_out *w, uint64_t lb, uint64_t ub, int bounded, size_t 
     if (!out_align(w))
         return 0;
     if (n < 128)
-        return put_bits(w, 8, n);
+        return put_bits_inline(w, 8, n);
     if (n < FRAGMENT)
         return put_bits(w, 16, 0x8000u | n);
     *chunk = (n >= 4 * FRAGMENT ? 4 : n / FRAGMENT) * FRAGMENT;
