@@ -129,11 +129,11 @@ class _Writer:
                 else f"return asn1h_per_unwind(r, {self.member(m)});")
         access = "(*item)" if element else m.access
         count = f"ASN1H_COUNT(r->d, {m.desc_index});"
+        general = ([f"if (!asn1h_per_member(r, {self.member(m)}, item))",
+                    "    return asn1h_per_unwind_item(r, NULL, i);"] if element else
+                   [f"if (!asn1h_per_member(r, {self.member(m)}, v))", "    return 0;"])
         if how is None:
-            return ([f"{indent}if (!asn1h_per_member(r, {self.member(m)}, item))",
-                     f"{indent}    return asn1h_per_unwind_item(r, NULL, i);"] if element else
-                    [f"{indent}if (!asn1h_per_member(r, {self.member(m)}, v))",
-                     f"{indent}    return 0;"])
+            return [f"{indent}{line}" for line in general]
         if how.kind == "null":
             return [f"{indent}{count}"]
         if how.kind == "bool":
@@ -146,9 +146,6 @@ class _Writer:
         if not how.extensible:
             return number
         # outside the root: the extension bit again, and the rest, by the tables
-        general = ([f"if (!asn1h_per_member(r, {self.member(m)}, item))",
-                    "    return asn1h_per_unwind_item(r, NULL, i);"] if element else
-                   [f"if (!asn1h_per_member(r, {self.member(m)}, v))", "    return 0;"])
         return ([f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
                  f"{indent}if (ASN1H_UNLIKELY(x)) {{", f"{indent}    r->pos--;"] +
                 [f"{indent}    {line}" for line in general] + [f"{indent}}} else {{"] +
@@ -261,12 +258,10 @@ class _Writer:
                     f"{indent}    {fail}"]
         offset = (f"(uint64_t)((int64_t){access} - {_literal(how.low)})" if how.low
                   else f"(uint64_t){access}")
-        put = [f"{indent}if (!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
-               f"{indent}    {fail}"]
-        if how.extensible:                  # in the root: an extension bit of 0 first
-            put = [f"{indent}if (!asn1h_per_put_bits(w, 1, 0)", f"{indent}    || "
-                   f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset}))",
-                   f"{indent}    {fail}"]
+        number = f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset})"
+        # an extensible one in its root: an extension bit of 0 first
+        put = ([f"{indent}if (!asn1h_per_put_bits(w, 1, 0)", f"{indent}    || {number})"]
+               if how.extensible else [f"{indent}if ({number})"]) + [f"{indent}    {fail}"]
         if not how.tests:
             return put
         # a value outside the constraint: the tables refuse it, with the member's name

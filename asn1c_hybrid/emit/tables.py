@@ -497,7 +497,6 @@ class _Builder:
             self.t.codecs.add("received")
         if t.open_entries:
             self.t.codecs.add("open_types")
-        if t.open_entries:
             entry.first = len(self.t.open)
             entry.count = len(t.open_entries)
             entry.extra = t.open_key_member      # (aux stays a BYTES type's universal tag)
