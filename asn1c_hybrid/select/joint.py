@@ -7,14 +7,16 @@ general path, so a compiled type saves nothing on them: the saving is not additi
 the product x_i y_j is linearised by z_ij >= x_i + y_j - 1 (z_ij binary; its coefficient
 is never positive, so z_ij = x_i y_j at the optimum):
 
-    maximize   sum_i S_i x_i + sum_j V_j y_j - sum_ij L_ij z_ij
+    maximize   sum_i S_i x_i + sum_j (V_j + D f_j) y_j - sum_ij L_ij z_ij - D e
     subject to sum_i c_i x_i + sum_j b_j y_j + E e <= capacity,   e >= y_j
 
 S_i is type i's saving over all messages, V_j layout j's over the all-interpreted path,
-L_ij the part of S_i on layout j's messages that the fast path makes moot.  The savings
-are scaled by a power of two to integers (about 2**24 in all), so that the objective is
-integral and its optimum proven exactly; a second solve keeps that saving and takes the
-least cost.  One thread, no time limit: the answer is deterministic.  (CP-SAT, tried
+L_ij the part of S_i on layout j's messages that the fast path makes moot.  D is what a
+message of no chosen layout pays for trying them (the miss cost): once the entry is
+linked, every message pays it (D e) except those of the chosen layouts, a share f_j each.
+The savings are scaled by a power of two to integers (about 2**24 in all), so that the
+objective is integral and its optimum proven exactly; a second solve keeps that saving
+and takes the least cost.  One thread, no time limit: the answer is deterministic.  (CP-SAT, tried
 first, could not prove the optimum of the SNMP example's 92 layouts in a minute; SCIP's
 LP bound does it in a fraction of a second.)
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 from ortools.linear_solver import pywraplp
 
@@ -33,13 +35,15 @@ def solve_joint(types: Sequence[str], type_saving: Mapping[str, float],
                 type_cost: Mapping[str, int], layouts: Sequence[str],
                 layout_saving: Mapping[str, float], layout_cost: Mapping[str, int],
                 entry_cost: int, lost: Mapping[tuple[str, str], float],
-                capacity: Fraction, compiled: frozenset[str] = frozenset()
+                capacity: Fraction, compiled: frozenset[str] = frozenset(),
+                miss: float = 0.0, coverage: Optional[Mapping[str, float]] = None
                 ) -> tuple[set[str], set[str]]:
     """The types compiled and the layouts given fast paths.  `types` are the free knapsack
     items; `compiled` those forced compiled (their cost is already out of `capacity`, but
-    their savings still meet the layouts' in `lost`).  Costs are whole bytes."""
+    their savings still meet the layouts' in `lost`).  Costs are whole bytes.  `miss` is
+    the miss cost per message, `coverage` each layout's share of the messages."""
     total = sum(abs(v) for v in (*type_saving.values(), *layout_saving.values(),
-                                 *lost.values())) or 1.0
+                                 *lost.values(), miss)) or 1.0
     scale = Fraction(2) ** math.floor(math.log2(_RESOLUTION / total))
 
     def scaled(v: float) -> int:
@@ -55,7 +59,9 @@ def solve_joint(types: Sequence[str], type_saving: Mapping[str, float],
     for j in layouts:
         solver.Add(e >= y[j])
     terms = [(scaled(type_saving[i]), x[i]) for i in types]
-    terms += [(scaled(layout_saving[j]), y[j]) for j in layouts]
+    share = coverage or {}
+    terms += [(scaled(layout_saving[j] + miss * share.get(j, 0.0)), y[j]) for j in layouts]
+    terms.append((-scaled(miss), e))
     for k, ((i, j), amount) in enumerate(sorted(lost.items())):
         if j not in y or scaled(amount) <= 0:
             continue

@@ -3,11 +3,14 @@
 
 For every exact layout of the PDU in the profile, a message of that layout is made
 (`emit.fastpaths.example`), decoded and DER-encoded (the calibrated savings count both) by
-three builds of the spec linked into one program, each under its own prefix:
+four builds of the spec linked into one program, each under its own prefix:
 
   i_  all interpreted, no fast path;
   g_  all compiled, no fast path;
-  f_  all compiled, with the fast paths (decoding and encoding) of every candidate.
+  f_  all compiled, with the fast paths (decoding and encoding) of every candidate;
+  o_  all compiled, with the fast paths of the more frequent half of the candidates only,
+      so that the messages of the other half miss: what they take more than by g_ is the
+      miss cost, what every message of no chosen layout pays for trying them.
 
 callgrind counts each decode and each encode apart (`--dump-after`), after a warm-up
 pass.  The f_ decode must be a fast-path hit (counted through ASN1H_FAST_PATH_HIT) and
@@ -33,7 +36,7 @@ import struct
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..emit import EmitOptions, generate
 from ..emit.fastpaths import Refused, example
@@ -50,7 +53,7 @@ from ..typegraph import TypeGraph
 from .costs import knapsack_items
 from .measured import SIZE_FLAGS, cached, run_tool
 
-BUILDS = ("i", "g", "f")                 # interpreted, compiled, compiled with fast paths
+BUILDS = ("i", "g", "f", "o")       # interpreted, compiled, with every fast path, with half
 _HIT = ("ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } "
         "while (0)")
 
@@ -64,6 +67,7 @@ class LayoutItem:
     interpreted: int = 0                 # instructions to decode and encode a message of it,
     compiled: int = 0                    # all interpreted, all compiled,
     fast: int = 0                        # and by its fast paths
+    miss: Optional[int] = None           # instructions more than `compiled` when it misses
     values: dict[str, float] = field(default_factory=dict)   # per knapsack item, in one message
     unusable: str = ""                   # why it cannot be chosen
 
@@ -78,6 +82,15 @@ class LayoutCosts:
     entry: int                           # bytes of the entries that try the paths
     items: list[LayoutItem]
 
+    @property
+    def miss(self) -> float:
+        """The miss cost: instructions per message of no chosen layout, the mean over the
+        messages measured missing, weighted by their frequency (0 when none could be: a
+        single candidate)."""
+        missed = [(i.frequency, i.miss) for i in self.items if i.miss is not None]
+        weight = sum(f for f, _ in missed)
+        return sum(f * max(0, m) for f, m in missed) / weight if weight else 0.0
+
 
 _DRIVER = r"""#include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +98,7 @@ _DRIVER = r"""#include <stdio.h>
 #include "i.h"
 #include "g.h"
 #include "f.h"
+#include "o.h"
 
 unsigned long fast_path_hits;
 static union { uint64_t align; uint8_t bytes[1 << 20]; } arena_buffer, value;
@@ -106,7 +120,7 @@ __attribute__((noinline)) int measure_encode(const asn1h_type *type)
 int main(int argc, char **argv)
 {
     static uint8_t trace[1 << 22];
-    const asn1h_type *types[3] = { &TYPE_I, &TYPE_G, &TYPE_F };
+    const asn1h_type *types[4] = { &TYPE_I, &TYPE_G, &TYPE_F, &TYPE_O };
     FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
     size_t size = f ? fread(trace, 1, sizeof trace, f) : 0;
     int pass, b;
@@ -116,19 +130,19 @@ int main(int argc, char **argv)
         while (at + 4 <= size) {
             size_t len = (size_t)trace[at] << 24 | (size_t)trace[at + 1] << 16 |
                          (size_t)trace[at + 2] << 8 | trace[at + 3];
-            unsigned long hits = fast_path_hits;
             at += 4;
             if (pass)
                 printf("pdu");
-            for (b = 0; b < 3; b++) {
+            for (b = 0; b < 4; b++) {
+                unsigned long hits = fast_path_hits;
                 int code = measure_decode(types[b], trace + at, len);
                 int encoded = code ? -1 : measure_encode(types[b]);
                 asn1h_arena_reset(&arena);
                 if (pass)
-                    printf(" %d %d", code, encoded);
+                    printf(" %d %d %d", code, encoded, fast_path_hits > hits);
             }
             if (pass)
-                printf(" %d\n", fast_path_hits > hits);
+                printf("\n");
             at += len;
         }
     }
@@ -151,12 +165,15 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
         except Refused as exc:
             unusable[c.id] = f"no fast path: {exc}"
     chosen = tuple(c for c in exact if c.id in made)
+    half = chosen[:(len(chosen) + 1) // 2]
     everything = {n.id for n in knapsack_items(graph)}
     files = {
         "i": generate(graph, set(), EmitOptions("i", "i_", encodings=("ber",))),
         "g": generate(graph, everything, EmitOptions("g", "g_", encodings=("ber",))),
         "f": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
                                                      fast_layouts=(pdu, chosen))),
+        "o": generate(graph, everything, EmitOptions("o", "o_", encodings=("ber",),
+                                                     fast_layouts=(pdu, half))),
         "one": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
                                                        fast_layouts=(pdu, chosen[:1]))),
     }
@@ -202,7 +219,7 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
             items.append(LayoutItem(c, frequency, unusable=why))
             continue
         items.append(LayoutItem(c, frequency, m["bytes"], m["i"], m["g"], m["f"],
-                                values[c.id]))
+                                measured["misses"].get(c.id), values[c.id]))
     return LayoutCosts(pdu, measured["entry"], items)
 
 
@@ -237,7 +254,7 @@ def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, enco
     entry = one.get(decoder, 0) + one.get(encoder, 0)
     dispatch = (sizes.get(decoder, 0) + sizes.get(encoder, 0) - entry) / max(1, len(ids) - 1)
     if not messages:
-        return {"entry": entry, "layouts": {}}
+        return {"entry": entry, "layouts": {}, "misses": {}}
     # instructions: the three builds in one program, as the study builds them (-O2)
     program = directory / "layouts"
     defines = [f"-DTYPE_{b.upper()}={descriptors[b]}" for b in BUILDS]
@@ -254,6 +271,7 @@ def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, enco
                          for o in ("toggle-collect", "dump-after")),
                        f"--callgrind-out-file={out}", str(program), str(trace)],
                       "counting the layouts' instructions under callgrind")
+    # per message and build: the decoding's code, the encoding's (-1: not encoded), a hit
     rows = [line.split()[1:] for line in stdout.splitlines() if line.startswith("pdu ")]
     # one dump per call, in call order; the second pass's are the counts
     dumps = []
@@ -261,21 +279,24 @@ def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, enco
         text = path.read_text()
         trigger = re.search(r"^desc: Trigger: --dump-after=(\w+)", text, re.M)
         dumps.append((trigger.group(1) if trigger else "", parse_callgrind_total(text)))
-    calls = sum(6 - row[1:6:2].count("-1") for row in rows)
+    calls = sum(2 * len(BUILDS) - row[1::3].count("-1") for row in rows)
     if len(rows) != len(messages) or len(dumps) != 2 * calls:
         raise MeasurementError(f"the layouts' measurement gave {len(rows)} results and "
                                f"{len(dumps)} counts for {len(messages)} messages")
     counts = iter(dumps[calls:])
-    layouts = {}
-    for layout_id, row in zip(ids, rows):
-        codes, hit = row[:6], row[6] == "1"
+    layouts, misses = {}, {}
+    for k, (layout_id, row) in enumerate(zip(ids, rows)):
+        codes = [c for n, c in enumerate(row) if n % 3 != 2]
+        hits = dict(zip(BUILDS, (h == "1" for h in row[2::3])))
         totals = []
-        for build in range(3):
+        for build in range(len(BUILDS)):
             decode, encode = codes[2 * build:2 * build + 2]
             totals.append(next(counts)[1])
             if encode != "-1":
                 totals[-1] += next(counts)[1]
-        if any(code != "0" for code in codes) or not hit:
+        if all(code == "0" for code in codes) and k >= (len(ids) + 1) // 2 and not hits["o"]:
+            misses[layout_id] = totals[3] - totals[1]
+        if any(code != "0" for code in codes) or not hits["f"]:
             layouts[layout_id] = {"unusable": "the message made for it does not decode and "
                                               "encode by its fast path (a constraint on "
                                               "its contents)"}
@@ -285,4 +306,4 @@ def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, enco
         layouts[layout_id] = {"bytes": sum(sizes.get(f, 0) for f in functions) +
                               round(dispatch), "i": totals[0], "g": totals[1],
                               "f": totals[2]}
-    return {"entry": entry, "layouts": layouts}
+    return {"entry": entry, "layouts": layouts, "misses": misses}

@@ -71,17 +71,20 @@ def format_text(selection: Selection) -> str:
     lines.append(f"compiled: {compiled} of {len(selection.rows)} types")
     if selection.layout_pdu:
         chosen = [r for r in selection.layouts if r.chosen]
+        covered = sum(r.coverage for r in chosen)
         lines.append(f"layouts:  {len(chosen)} of {len(selection.layouts)} with fast paths, "
-                     f"covering {_share(sum(r.coverage for r in chosen), 1)} of the "
-                     "profile's messages")
+                     f"covering {_share(covered, 1)} of the profile's messages"
+                     + (f"; the others pay {selection.layout_miss:.4g} instructions each "
+                        "for the miss" if chosen else ""))
     return "\n".join(lines) + "\n"
 
 
 def _layout_lines(selection: Selection) -> list[str]:
     """The candidate layouts: by saving, highest first (docs/layouts.md)."""
     lines = [f"layouts of {selection.layout_pdu} (exact; the entries that try them cost "
-             f"{_amount(selection.layout_entry)} bytes once, when any is chosen); coverage: "
-             "share of the profile's messages; saving: beside the types compiled",
+             f"{_amount(selection.layout_entry)} bytes once, when any is chosen, and a "
+             f"message of no chosen layout {selection.layout_miss:.4g} instructions more); "
+             "coverage: share of the profile's messages; saving: beside the types compiled",
              f"{'layout':<12}  {'coverage':>8}  {'cost':>9}  {'saving':>10}  {'path':<11}  why"]
     for r in sorted(selection.layouts, key=lambda r: (-r.saving, -r.coverage)):
         lines.append(f"{r.id:<12}  {_share(r.coverage, 1):>8}  {_amount(r.cost):>9}  "

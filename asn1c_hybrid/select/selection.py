@@ -73,6 +73,7 @@ class Selection:
     layouts: list[LayoutRow] = field(default_factory=list)  # candidate layouts, if measured
     layout_pdu: str = ""                  # the PDU type they are layouts of
     layout_entry: float = 0               # bytes of the entries that try the fast paths
+    layout_miss: float = 0                # instructions a message of no chosen layout pays
 
     @property
     def chosen_layouts(self) -> list[MessageLayout]:
@@ -100,6 +101,7 @@ class Selection:
         if self.layout_pdu:
             out["layouts"] = {
                 "pdu": self.layout_pdu, "entry_cost": json_number(self.layout_entry),
+                "miss_cost": json_number(self.layout_miss),
                 "candidates": [{"id": r.id, "layout": r.layout.text,
                                 "coverage": json_number(r.coverage),
                                 "cost": json_number(r.cost), "saving": json_number(r.saving),
@@ -168,14 +170,17 @@ def select(graph: TypeGraph, frequencies: Mapping[str, float], costs: Mapping[st
     model = None if layouts is None else _LayoutModel(layouts, costs, item_ids)
     everything = sum(Fraction(costs[i].cost) for i in free)
     if model is not None and model.usable and everything + model.all_cost <= remaining:
-        # room for every type and every layout that saves beside them all
+        # room for every type and every layout that saves beside them all (if together
+        # they save more than the misses of the other messages cost)
         take, picked = [True] * len(free), set(model.worth_with_all)
+        if model.net(set(item_ids), picked) <= 0:
+            picked = set()
     elif model is not None and model.usable:
         chosen, picked = solve_joint(
             free, {i: represented[i] * costs[i].saving for i in free},
             {i: int(costs[i].cost) for i in free}, model.usable, model.saving,
             model.cost, model.entry, model.lost, remaining,
-            frozenset(i for i, c in forced.items() if c))
+            frozenset(i for i, c in forced.items() if c), model.miss, model.coverage)
         take = [i in chosen for i in free]
     elif everything <= remaining:
         take, picked = [True] * len(free), set()
@@ -199,16 +204,16 @@ def select(graph: TypeGraph, frequencies: Mapping[str, float], costs: Mapping[st
     rows.sort(key=lambda r: (-r.saving, order[r.id]))
     saving_max = sum(r.saving for r in rows)
     if model is not None:
-        saving_max += sum(r.saving for r in model.rows(set(item_ids), set())
-                          if r.id in model.worth_with_all)
+        saving_max += max(0.0, model.net(set(item_ids), set(model.worth_with_all)))
     return Selection(
         rows=rows, budget=json_number(capacity),
         cost_used=json_number(cost_used), cost_all=json_number(cost_all),
         saving=sum(r.saving for r in rows if r.compiled) +
-        sum(r.saving for r in layout_rows if r.chosen),
+        (model.net(compiled, picked) if picked else 0.0),
         saving_max=saving_max, unit=unit, budget_text=str(budget), source=source,
         forced=forced, layouts=layout_rows, layout_pdu="" if layouts is None else layouts.pdu,
-        layout_entry=0 if model is None else model.entry)
+        layout_entry=0 if model is None else model.entry,
+        layout_miss=0 if model is None else model.miss)
 
 
 class _LayoutModel:
@@ -221,11 +226,14 @@ class _LayoutModel:
     the message, which the fast paths make moot.  rho_j = (interpreted_j - compiled_j) /
     sum_i s_i v_ij (at most 1) scales the calibrated savings to the ones measured on the
     message (less than all of them where the layout has no encoding path), so that with
-    every type compiled the fast paths save their measured compiled_j - fast_j exactly."""
+    every type compiled the fast paths save their measured compiled_j - fast_j exactly.
+    Once any layout is chosen, every message of no chosen layout pays the miss cost D."""
 
     def __init__(self, layouts: "LayoutCosts", costs: Mapping[str, Cost], items: list[str]):
         self.items = layouts.items
         self.entry = layouts.entry
+        self.miss = layouts.miss
+        self.coverage = {it.id: it.frequency for it in self.items}
         self.saving: dict[str, float] = {}
         self.cost: dict[str, int] = {}
         self.lost: dict[tuple[str, str], float] = {}
@@ -246,6 +254,12 @@ class _LayoutModel:
                                and r.id in self.usable]
         self.all_cost = sum(self.cost[j] for j in self.worth_with_all) + \
             (self.entry if self.worth_with_all else 0)
+
+    def net(self, compiled: set[str], chosen: set[str]) -> float:
+        """What the layouts `chosen` save per message beside the types `compiled`, less
+        the misses of the other messages."""
+        rows = [r for r in self.rows(compiled, chosen) if r.chosen]
+        return sum(r.saving for r in rows) - self.miss * (1 - sum(r.coverage for r in rows))
 
     def rows(self, compiled: set[str], chosen: set[str]) -> list[LayoutRow]:
         out = []
