@@ -305,6 +305,10 @@ uint8_t *asn1h_enc_fail(asn1h_enc *e, asn1h_code code)
     return NULL;
 }
 
+uint8_t *asn1h_put_raw_out(asn1h_enc *e, uint8_t *p, const void *buf, size_t len)
+{
+    return asn1h_put_raw_inline(e, p, buf, len);
+}
 
 uint8_t *asn1h_put_len_long(asn1h_enc *e, uint8_t *p, size_t len)
 {

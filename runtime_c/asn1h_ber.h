@@ -370,16 +370,23 @@ const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, u
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
 /* Skips one element of a SEQUENCE OF or SET OF, as the decoders count them before they
  * allocate: the usual one (a tag number 1..30, a short definite length) inline, any
- * other, and every one in DER, through asn1h_skip_tlv.  (The elements of an indefinite
- * list are rarely definite: its decoders call asn1h_skip_tlv directly.) */
-static inline const uint8_t *asn1h_skip_element(asn1h_dec *d, const uint8_t *p,
-                                                const uint8_t *end)
+ * other, and every one in DER, through asn1h_skip_tlv. */
+static inline const uint8_t *asn1h_skip_definite(asn1h_dec *d, const uint8_t *p,
+                                                 const uint8_t *end)
 {
     size_t room = (size_t)(end - p);
     if (ASN1H_LIKELY(room >= 2 && (unsigned)(p[0] & 0x1F) - 1u < 30u && p[1] < 0x80
                      && p[1] <= room - 2 && !(d->flags & ASN1H_DER)))
         return p + 2 + p[1];
     return asn1h_skip_tlv(d, p, end);
+}
+/* The same, in a list of this `form`: the elements of an indefinite list are rarely
+ * definite, and go to asn1h_skip_tlv directly. */
+static inline const uint8_t *asn1h_skip_element(asn1h_dec *d, const uint8_t *p,
+                                                const uint8_t *end, unsigned form)
+{
+    return (form & ASN1H_FORM_INDEF) ? asn1h_skip_tlv(d, p, end)
+                                     : asn1h_skip_definite(d, p, end);
 }
 /* Skips one TLV that will be kept as received, checking that it is well formed at every
  * level, within the nesting limit. */
@@ -678,7 +685,16 @@ static inline uint8_t *asn1h_put_tag(asn1h_enc *e, uint8_t *p, uint32_t tag, uns
     return asn1h_put_tag_long(e, p, tag, constructed);
 }
 
-static inline uint8_t *asn1h_put_raw(asn1h_enc *e, uint8_t *p, const void *buf, size_t len)
+/* Writes `len` octets before p: inline where the code is built for speed; where it is
+ * built for size (-Os), one copy in asn1h_ber.c, since gcc would keep one per file. */
+uint8_t *asn1h_put_raw_out(asn1h_enc *e, uint8_t *p, const void *buf, size_t len);
+#ifdef __OPTIMIZE_SIZE__
+#define asn1h_put_raw asn1h_put_raw_out
+#else
+#define asn1h_put_raw asn1h_put_raw_inline
+#endif
+static inline uint8_t *asn1h_put_raw_inline(asn1h_enc *e, uint8_t *p, const void *buf,
+                                            size_t len)
 {
     if (ASN1H_UNLIKELY((size_t)(p - e->start) < len))
         return asn1h_enc_fail(e, ASN1H_ERR_BUFFER);

@@ -796,8 +796,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
         return asn1h_fail(d, ASN1H_ERR_FORM, p);
     ASN1H_ENTER(d, p);
     while (!asn1h_at_end(q, end, form)) {   /* count first: one exact allocation */
-        if (!(q = (form & ASN1H_FORM_INDEF) ? asn1h_skip_tlv(d, q, end)
-                                            : asn1h_skip_element(d, q, end)))
+        if (!(q = asn1h_skip_element(d, q, end, form)))
             return asn1h_unwind_index(d, count);
         count++;
     }
