@@ -194,12 +194,16 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     calibration = calibrate(progress=None if args.quiet else _count_progress("calibrating"))
     calibration.save(output)
     if not args.quiet:
+        data = calibration.to_json()
         print(f"{calibration.compiler} on {calibration.machine}: instructions saved per value")
-        for name, value in calibration.to_json()["coefficients"].items():
-            print(f"  {name:16} {value:10.1f}")
-        for held in calibration.fit["held_out"]:
-            print(f"  held out {held['shape']}: measured {held['measured']:.0f}, "
-                  f"predicted {held['predicted']:.0f} ({held['relative_error']:.1%})")
+        for rules, part in (("BER", data), ("PER", data["per"])):
+            print(f" {rules}")
+            for name, value in part["coefficients"].items():
+                if value or rules == "BER":     # PER's classes are two, without positions
+                    print(f"  {name:16} {value:10.1f}")
+            for held in part["fit"].get("held_out", []):
+                print(f"  held out {held['shape']}: measured {held['measured']:.0f}, "
+                      f"predicted {held['predicted']:.0f} ({held['relative_error']:.1%})")
         print(f"written: {output}")
     return 0
 

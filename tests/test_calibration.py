@@ -17,7 +17,7 @@ from asn1c_hybrid.estimate.static import static_estimate
 from asn1c_hybrid.select import calibration as model
 from asn1c_hybrid.select.calibration import (ALL_FEATURES, Calibration, CalibrationError,
                                              presence_rates, toolchain, value_features)
-from asn1c_hybrid.typegraph import Tag, TagClass, universal
+from asn1c_hybrid.typegraph import Kind, Tag, TagClass, universal
 
 needs_tools = pytest.mark.skipif(
     shutil.which("valgrind") is None or shutil.which("gcc") is None
@@ -95,11 +95,13 @@ def test_savings_add_up_by_feature():
 # ---- the file ---------------------------------------------------------------------------
 
 def test_file_round_trip_and_refusals(tmp_path, monkeypatch):
-    c = Calibration({name: float(i) for i, name in enumerate(ALL_FEATURES)}, **toolchain())
+    c = Calibration({name: float(i) for i, name in enumerate(ALL_FEATURES)}, **toolchain(),
+                    per_coefficients={name: -float(i) for i, name in enumerate(ALL_FEATURES)})
     path = tmp_path / "c.json"
     c.save(path)
     loaded = Calibration.load(path)
     assert loaded.coefficients == c.coefficients
+    assert loaded.per_coefficients == c.per_coefficients != c.coefficients
     loaded.check_toolchain(str(path))
     other = Calibration(c.coefficients, "cc 1.0", "pdp11", c.generator)
     with pytest.raises(CalibrationError, match="run `asn1c-hybrid calibrate`"):
@@ -108,7 +110,12 @@ def test_file_round_trip_and_refusals(tmp_path, monkeypatch):
     with pytest.raises(CalibrationError, match="another version of the runtime"):
         stale.check_toolchain("x.json")
     data = json.loads(path.read_text())
+    del data["per"]["coefficients"]["seq"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="coefficients"):
+        Calibration.load(path)
     del data["coefficients"]["seq"]
+    del data["per"]
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="coefficients"):
         Calibration.load(path)
@@ -209,6 +216,78 @@ def test_held_out_shapes_are_predicted(calibrated):
     assert len(calibrated.fit["held_out"]) >= 4
     for held in calibrated.fit["held_out"]:
         assert held["relative_error"] <= HELD_OUT_TOLERANCE, held
+
+
+@needs_tools
+def test_per_compiling_saves_on_every_member_read_inline(calibrated):
+    c = calibrated.per_coefficients
+    for name in ("seq", "set", "seq.inline", "set.inline", "list.inline", "choice.inline",
+                 "seq.absent"):
+        assert c[name] > 0, (name, c[name])
+    # a constrained number read inline saves the tables' member routine: tens to hundreds
+    # of instructions, decoding and encoding; BER's classes and positions have no part
+    assert 50 < c["seq.inline"] < 1000
+    for name in ("seq.struct", "seq.choice", "seq.explicit", "seq.open", "set.position",
+                 "set.scan", "choice.position"):
+        assert c[name] == 0, name
+    assert c != calibrated.coefficients
+
+
+@needs_tools
+def test_per_fit_reproduces_its_shapes_and_predicts_the_held_out(calibrated):
+    fit = calibrated.per_fit
+    assert calibrated.per_measurements[0]["shape"].startswith("per:")
+    for m in calibrated.per_measurements[: fit["training_shapes"]]:
+        measured = m["decode"] + m["encode"]
+        predicted = calibrated.linear(m["features"], per=True)
+        assert abs(predicted - measured) <= max(0.1 * abs(measured), 30), m["shape"]
+    assert len(fit["held_out"]) == 4
+    for held in fit["held_out"]:
+        assert held["relative_error"] <= HELD_OUT_TOLERANCE, held
+
+
+def test_the_per_calibration_message_is_asn1tools_uper():
+    """The UPER message the PER shapes are measured on, written from X.691 by the
+    calibration, against asn1tools' encoder of the same types written as ASN.1."""
+    asn1tools = pytest.importorskip("asn1tools")
+    from asn1c_hybrid.select.calibrate import (M, PER_HELD_OUT, group_graph, group_values,
+                                               per_message, per_training_shapes)
+    shapes = per_training_shapes() + PER_HELD_OUT
+    graph = group_graph(shapes)
+
+    def asn1(type_id: str) -> str:
+        node = graph[type_id]
+        if node.kind == Kind.SEQUENCE_OF:
+            return f"SEQUENCE OF {asn1(node.element.type)}"
+        if node.kind in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE):
+            members = ", ".join(
+                f"{c.name} [{c.tags[0].number}] {asn1(c.type)}" + (" OPTIONAL" if c.optional
+                                                                  else "")
+                for c in node.components)
+            return f"{node.kind.value} {{ {members} }}"
+        return type_id.split(".")[1]
+    targets = [n.id for n in graph if n.id.startswith(f"{M}.Target")]
+    text = "\n".join(
+        ["Calibration DEFINITIONS IMPLICIT TAGS ::= BEGIN",
+         "Int ::= INTEGER", "Str ::= OCTET STRING", "Enum ::= ENUMERATED { a(0), b(1), c(2) }"]
+        + [f"{t.split('.')[1]} ::= {asn1(t)}" for t in targets]
+        + [f"Message ::= {asn1(f'{M}.Message')}", "END"])
+
+    def value(type_id, v):
+        node = graph[type_id]
+        if node.kind == Kind.ENUMERATED:
+            return "abc"[v]
+        if node.kind == Kind.SEQUENCE_OF:
+            return [value(node.element.type, item) for item in v]
+        if node.kind == Kind.CHOICE:
+            name, inner = v
+            return (name, value(next(c.type for c in node.components if c.name == name), inner))
+        if isinstance(v, dict):
+            return {c.name: value(c.type, v[c.name]) for c in node.components if c.name in v}
+        return v
+    message = value(f"{M}.Message", group_values(shapes, graph))
+    assert per_message(shapes, graph) == asn1tools.compile_string(text, "uper").encode(
+        "Message", message)
 
 
 @needs_tools

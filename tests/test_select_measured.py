@@ -56,6 +56,23 @@ def test_calibrated_costs_pair_the_bytes_with_the_models_saving():
     assert costs["M.Big"].cost == routine_sizes(shapes_graph())["M.Big"]   # deterministic
 
 
+def test_a_build_without_ber_is_costed_by_pers_coefficients():
+    """PER's routines alone: their sizes, and PER's coefficients by PER's member classes
+    (an unconstrained INTEGER goes by the tables there: `generic`)."""
+    ber = {name: 0.0 for name in ALL_FEATURES} | {"seq": 10.0, "seq.inline": 3.0}
+    per = {name: 0.0 for name in ALL_FEATURES} | {"seq": 20.0, "seq.generic": 4.0,
+                                                   "choice.generic": 6.0}
+    graph = shapes_graph()
+    calibration = Calibration(ber, per_coefficients=per)
+    costs = calibrated_costs(graph, static_estimate(graph), calibration, ("uper",))
+    assert costs["M.Small"].saving == 20 + 2 * 4 and costs["M.Big"].saving == 20 + 8 * 4
+    assert costs["M.Pick"].saving == 6
+    assert costs["M.Big"].cost == routine_sizes(shapes_graph(), ("uper",))["M.Big"]
+    # with BER among the rules, BER's routines and coefficients
+    costs = calibrated_costs(graph, static_estimate(graph), calibration, ("ber", "uper"))
+    assert costs["M.Small"].saving == 10 + 2 * 3
+
+
 def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("CC", "no-such-compiler-here")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

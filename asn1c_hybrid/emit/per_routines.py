@@ -107,6 +107,12 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     return _Inline("number", low, high - low, ctype, tuple(tests), bool(per.value_ext))
 
 
+def takes_inline(layout: Layout, m: MemberLayout) -> bool:
+    """Whether compiled PER routines read and write member m inline (the calibrated model's
+    PER class `inline`)."""
+    return _inline(layout, m) is not None
+
+
 def _literal(v: int) -> str:
     return "INT64_MIN" if v == -2**63 else f"INT64_C({v})"
 

@@ -12,6 +12,13 @@ the savings on the shapes' features (calibration.py) gives the coefficients.
 
 The check: shapes left out of the fit (`HELD_OUT`) are predicted from it, and the
 worst relative error is recorded in the file (`fit.held_out`).
+
+PER's coefficients are measured the same way with shapes of PER's two member classes
+(`per_training_shapes`, `PER_HELD_OUT`: inline, an ENUMERATED, which compiled code reads
+as a constrained number; generic, an OCTET STRING or an unconstrained INTEGER, which the
+tables read), on the same values encoded in UPER (`per_message`, written here from
+X.691), by builds of UPER alone.  The driver checks that our encoder writes each PDU back
+as it was: a fault in either is an error.
 """
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from ..errors import CalibrationError
 from ..measure.program import Builder
 from ..typegraph import (Component, Kind, ModuleInfo, Node, Tag, TagClass, TypeGraph,
                          universal)
@@ -45,30 +53,34 @@ class Shape:
     present: tuple[bool, ...] = ()
     chosen: int = 0
     items: int = 0
+    per: bool = False                # a PER shape: PER's classes, measured in UPER
 
     @property
     def name(self) -> str:
+        rules = "per:" if self.per else ""
         if self.container in ("seq", "set"):
             parts = [c if p else f"({c})" for c, p in zip(self.members, self.present)]
-            return f"{self.container}[{' '.join(parts)}]"
+            return f"{rules}{self.container}[{' '.join(parts)}]"
         if self.container == "choice":
-            return f"choice[{' '.join(self.members)}]#{self.chosen + 1}"
-        return f"list[{self.members[0]} x{self.items}]"
+            return f"{rules}choice[{' '.join(self.members)}]#{self.chosen + 1}"
+        return f"{rules}list[{self.members[0]} x{self.items}]"
 
     def features(self) -> dict[str, float]:
         """The features of one value, as `calibration.value_features` defines them."""
         c = self.container
         f = {name: 0.0 for name in feature_names(c)}
+        per = self.per
         if c in f:
             f[c] = 1.0
         if c in ("seq", "set"):
             for i, (cls, present) in enumerate(zip(self.members, self.present)):
                 f[f"{c}.{cls}" if present else f"{c}.absent"] += 1
-                if c == "set" and present:
+                if c == "set" and present and not per:
                     f["set.position" if cls in SWITCHED else "set.scan"] += i + 1
         elif c == "choice":
             f[f"choice.{self.members[self.chosen]}"] += 1
-            f["choice.position"] += self.chosen + 1
+            if not per:
+                f["choice.position"] += self.chosen + 1
         else:
             f[f"list.{self.members[0]}"] += self.items
         return f
@@ -122,6 +134,41 @@ HELD_OUT = [
           (False, True, True, True, True, False, True, False, True)),
     Shape("choice", ("inline", "struct", "inline", "explicit", "inline", "inline"), chosen=4),
     Shape("list", ("inline",), items=7),
+]
+
+
+def _per_record(container: str, inline: int, generic: int, absent: int = 0) -> Shape:
+    members = ["inline"] * min(inline, 1) + ["inline"] * absent + \
+        ["inline"] * (inline - 1) + ["generic"] * generic
+    present = [True] * min(inline, 1) + [False] * absent + [True] * (inline + generic - 1)
+    return Shape(container, tuple(members), tuple(present), per=True)
+
+
+def per_training_shapes() -> list[Shape]:
+    shapes = []
+    for c in ("seq", "set"):
+        shapes += [_per_record(c, n, 0) for n in (1, 2, 4, 8)]
+        shapes += [_per_record(c, 1, n) for n in (1, 2, 4)]
+        shapes += [_per_record(c, 2, 0, absent=2), _per_record(c, 2, 0, absent=6),
+                   _per_record(c, 2, 2, absent=4)]
+    for n, chosen in ((2, 0), (2, 1), (4, 2), (8, 7)):
+        shapes.append(Shape("choice", ("inline",) * n, chosen=chosen, per=True))
+    for chosen in (0, 3):
+        members = ["inline"] * 4
+        members[chosen] = "generic"
+        shapes.append(Shape("choice", tuple(members), chosen=chosen, per=True))
+    for cls, counts in (("inline", (1, 4, 16)), ("generic", (2, 8))):
+        shapes += [Shape("list", (cls,), items=n, per=True) for n in counts]
+    return shapes
+
+
+PER_HELD_OUT = [
+    Shape("seq", ("inline", "generic", "inline", "inline", "generic", "inline"),
+          (True, True, False, True, True, False), per=True),
+    Shape("set", ("generic", "inline", "inline", "generic", "inline"),
+          (True, False, True, True, True), per=True),
+    Shape("choice", ("inline", "generic", "inline", "inline", "inline"), chosen=2, per=True),
+    Shape("list", ("inline",), items=7, per=True),
 ]
 
 
@@ -186,6 +233,10 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
         return node.id
 
     def member(name: str, cls: str, index: int, optional: bool = False) -> Component:
+        if shape.per:         # inline: an ENUMERATED (a constrained number, as most are);
+            # generic: an OCTET STRING or an INTEGER, by the tables
+            type_id = f"{M}.Enum" if cls == "inline" else (f"{M}.Str", f"{M}.Int")[index % 2]
+            return Component(name, type_id, (_ctx(index),), optional=optional)
         if cls == "inline":
             type_id = f"{M}.Str" if index % 2 == 0 else f"{M}.Int"
             return Component(name, type_id, (_ctx(index),), optional=optional)
@@ -217,6 +268,12 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
             member(f"m{i}", cls, i) for i, cls in enumerate(shape.members)])
         return node, (), alternatives
     cls = shape.members[0]
+    if shape.per:
+        element = Component("", f"{M}.Enum" if cls == "inline" else f"{M}.Str",
+                            (universal(10 if cls == "inline" else 4),))
+        node = Node(target, Kind.SEQUENCE_OF, "SEQUENCE OF", tags=(universal(16),),
+                    element=element)
+        return node, node.tags, alternatives
     element = {"inline": Component("", f"{M}.Str", (universal(4),)),   # its own tag
                "struct": Component("", f"{M}.Inner", (universal(16),)),
                "generic": Component("", f"{M}.Enum", (universal(10),)),
@@ -298,8 +355,8 @@ def _member_value(graph: TypeGraph, comp: Component, k: int):
     return {c.name: _member_value(graph, c, k + i) for i, c in enumerate(node.components)}
 
 
-def group_message(shapes: Sequence[Shape], graph: TypeGraph) -> bytes:
-    """One message holding VALUES values of each target."""
+def group_values(shapes: Sequence[Shape], graph: TypeGraph) -> dict:
+    """The value of the message: VALUES values of each target."""
     message = {}
     for k, shape in enumerate(shapes):
         target = graph[f"{M}.Target{k}"]
@@ -317,8 +374,80 @@ def group_message(shapes: Sequence[Shape], graph: TypeGraph) -> bytes:
                 values.append([_member_value(graph, target.element, v + i)
                                for i in range(shape.items)])
         message[f"s{k}"] = values
+    return message
+
+
+def group_message(shapes: Sequence[Shape], graph: TypeGraph) -> bytes:
+    """One message holding VALUES values of each target, in DER."""
     node = graph[f"{M}.Message"]
-    return encode(graph, node.id, node.tags, message)
+    return encode(graph, node.id, node.tags, group_values(shapes, graph))
+
+
+class _Bits:
+    """A UPER encoding being written, bit by bit."""
+
+    def __init__(self) -> None:
+        self.bits: list[int] = []
+
+    def put(self, value: int, n: int) -> None:
+        self.bits += [(value >> (n - 1 - i)) & 1 for i in range(n)]
+
+    def length(self, n: int) -> None:             # X.691 11.9.3.6: below 128, 8 bits
+        if n >= 128:
+            raise ValueError("the calibration's values have short lengths")
+        self.put(n, 8)
+
+    def octets(self, data: bytes) -> None:
+        for byte in data:
+            self.put(byte, 8)
+
+    def to_bytes(self) -> bytes:
+        padded = self.bits + [0] * (-len(self.bits) % 8) or [0] * 8
+        return bytes(int("".join(map(str, padded[i:i + 8])), 2)
+                     for i in range(0, len(padded), 8))
+
+
+def _per_value(graph: TypeGraph, type_id: str, value, out: _Bits) -> None:
+    """X.691, unaligned, for the kinds of the PER shapes (none extensible or constrained):
+    ENUMERATED {a, b, c} its index in 2 bits, INTEGER and OCTET STRING a length and the
+    octets, SEQUENCE and SET a bit per OPTIONAL member then the members (a SET's in the
+    order of their tags, here their order), CHOICE the index of its alternative (ordered
+    by tag, here their order), SEQUENCE OF a count."""
+    node = graph[type_id]
+    if node.kind == Kind.ENUMERATED:
+        out.put(value, (len(node.named_numbers) - 1).bit_length())
+    elif node.kind == Kind.INTEGER:
+        contents = _integer(value)
+        out.length(len(contents))
+        out.octets(contents)
+    elif node.kind == Kind.BYTES:
+        out.length(len(value))
+        out.octets(value)
+    elif node.kind == Kind.SEQUENCE_OF:
+        out.length(len(value))
+        for item in value:
+            _per_value(graph, node.element.type, item, out)
+    elif node.kind == Kind.CHOICE:
+        name, inner = value
+        names = [c.name for c in node.components]
+        out.put(names.index(name), (len(names) - 1).bit_length())
+        _per_value(graph, node.components[names.index(name)].type, inner, out)
+    elif node.kind in (Kind.SEQUENCE, Kind.SET):
+        for c in node.components:
+            if c.optional:
+                out.put(int(c.name in value), 1)
+        for c in node.components:
+            if c.name in value:
+                _per_value(graph, c.type, value[c.name], out)
+    else:
+        raise ValueError(f"no PER shape holds a {node.kind.value}")
+
+
+def per_message(shapes: Sequence[Shape], graph: TypeGraph) -> bytes:
+    """The same message in UPER."""
+    out = _Bits()
+    _per_value(graph, f"{M}.Message", group_values(shapes, graph), out)
+    return out.to_bytes()
 
 
 # ---- measuring and fitting --------------------------------------------------------------
@@ -328,19 +457,28 @@ def measure_group(shapes: Sequence[Shape], directory: Path,
     """Each shape's saving per value: the message all interpreted, minus the message with
     that shape's target alone compiled, over the number of its values."""
     graph = group_graph(shapes)
-    classes = member_classes(graph)
+    per = shapes[0].per
+    classes = member_classes(graph, per)
     for k, shape in enumerate(shapes):
         expected = shape.members if shape.container != "list" else shape.members[:1]
         if tuple(classes[f"{M}.Target{k}"]) != expected:
             raise AssertionError(f"{shape.name}: the layout gives member classes "
                                  f"{classes[f'{M}.Target{k}']}")
     digest = hashlib.sha256("; ".join(s.name for s in shapes).encode()).hexdigest()[:16]
-    trace = directory / f"{digest}.ber"
-    trace.write_bytes(group_message(shapes, graph))
-    builder = Builder(graph, f"{M}.Message", directory)
+    if per:                         # one PDU, framed as the driver reads PER
+        pdu = per_message(shapes, graph)
+        trace = directory / f"{digest}.uper"
+        trace.write_bytes(len(pdu).to_bytes(4, "big") + pdu)
+    else:
+        trace = directory / f"{digest}.ber"
+        trace.write_bytes(group_message(shapes, graph))
+    builder = Builder(graph, f"{M}.Message", directory, "uper" if per else "ber")
     selections = [set()] + [{f"{M}.Target{k}"} for k in range(len(shapes))]
     run = lambda compiled: builder.build(compiled).measure(trace)
     base, *alone = (pool.map(run, selections) if pool else map(run, selections))
+    if per and (base.messages != 1 or base.reencoded_differently):
+        raise CalibrationError("the PER calibration message does not decode and encode "
+                               "back as written")
     return [{"shape": shape.name, "container": shape.container, "features": shape.features(),
              "decode": (base.decode - m.decode) / VALUES,
              "encode": (base.encode - m.encode) / VALUES}
@@ -387,11 +525,14 @@ def fit(measurements: Sequence[dict]) -> dict[str, float]:
 
 def calibrate(directory: Optional[Path] = None,
               progress: Optional[Callable[[int, int], None]] = None) -> Calibration:
-    """Measures every shape (training and held out) and fits the model.  The shapes of a
-    kind share one specification, so that the all-interpreted build is made once."""
-    training = training_shapes()
-    groups = [[s for s in training if s.container == c] for c in ("seq", "set", "choice",
-                                                                  "list")] + [HELD_OUT]
+    """Measures every shape (training and held out) and fits the model, BER's and PER's.
+    The shapes of a kind share one specification, so that the all-interpreted build is
+    made once."""
+    containers = ("seq", "set", "choice", "list")
+    training, per_training = training_shapes(), per_training_shapes()
+    groups = [[s for s in training if s.container == c] for c in containers] + [HELD_OUT]
+    groups += [[s for s in per_training if s.container == c] for c in containers]
+    groups.append(PER_HELD_OUT)
     measured: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="asn1h-calibrate-") as tmp:
         work = Path(directory) if directory else Path(tmp)
@@ -403,26 +544,34 @@ def calibrate(directory: Optional[Path] = None,
                 if progress:
                     progress(n + 1, len(groups))
     by_name = {m["shape"]: m for m in measured}
-    training_rows = [by_name[s.name] for s in training]
-    held_out = [by_name[s.name] for s in HELD_OUT]
-    calibration = Calibration(fit(training_rows), **toolchain())
-    calibration.fit = {"training_shapes": len(training_rows),
-                       "training_worst_relative_error": _worst(calibration, training_rows),
-                       "held_out": [_prediction(calibration, m) for m in held_out]}
-    calibration.measurements = [_rounded(m) for m in training_rows + held_out]
+    rows = {rules: ([by_name[s.name] for s in shapes], [by_name[s.name] for s in held])
+            for rules, shapes, held in (("ber", training, HELD_OUT),
+                                        ("per", per_training, PER_HELD_OUT))}
+    calibration = Calibration(fit(rows["ber"][0]), **toolchain(),
+                              per_coefficients=fit(rows["per"][0]))
+    for rules, (training_rows, held_out) in rows.items():
+        per = rules == "per"
+        summary = {"training_shapes": len(training_rows),
+                   "training_worst_relative_error": _worst(calibration, training_rows, per),
+                   "held_out": [_prediction(calibration, m, per) for m in held_out]}
+        table = [_rounded(m) for m in training_rows + held_out]
+        if per:
+            calibration.per_fit, calibration.per_measurements = summary, table
+        else:
+            calibration.fit, calibration.measurements = summary, table
     return calibration
 
 
-def _prediction(calibration: Calibration, m: dict) -> dict:
+def _prediction(calibration: Calibration, m: dict, per: bool = False) -> dict:
     measured = m["decode"] + m["encode"]
-    predicted = calibration.linear(m["features"])
+    predicted = calibration.linear(m["features"], per)
     return {"shape": m["shape"], "measured": round(measured, 2),
             "predicted": round(predicted, 2),
             "relative_error": round(abs(predicted - measured) / max(abs(measured), 1.0), 4)}
 
 
-def _worst(calibration: Calibration, rows: Sequence[dict]) -> float:
-    return max(_prediction(calibration, m)["relative_error"] for m in rows)
+def _worst(calibration: Calibration, rows: Sequence[dict], per: bool = False) -> float:
+    return max(_prediction(calibration, m, per)["relative_error"] for m in rows)
 
 
 def _rounded(m: dict) -> dict:

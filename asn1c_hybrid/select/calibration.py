@@ -39,6 +39,14 @@ The coefficients are instructions of decoding plus DER encoding, measured once p
 compiler and machine by `asn1c-hybrid calibrate` (select/calibrate.py) and kept in a
 calibration file.  The counts per value (members present, alternative chosen, elements)
 come from the frequency source: see `value_features`.
+
+PER has a second set, measured the same way on UPER messages: its compiled routines
+take other paths, so a member's class there is `inline` (a BOOLEAN, NULL, or INTEGER or
+ENUMERATED read inline as a constrained number: emit/per_routines.py) or `generic`
+(anything else: the tables' member routine, or the member type's own routine through
+it).  PER reads a SET's members in order and a CHOICE's index as a number, so the
+position features are 0 there.  A build without BER (whose routines are PER's alone) is
+costed with this set.
 """
 from __future__ import annotations
 
@@ -52,6 +60,7 @@ from pathlib import Path
 from typing import Mapping, Optional, Union
 
 from ..emit.layout import build_layout
+from ..emit.per_routines import takes_inline
 from ..errors import CalibrationError
 from ..estimate.estimate import Estimate
 from ..estimate.static import PRESENT_OPTIONAL
@@ -61,12 +70,13 @@ from ..typegraph import Kind, Node, TypeGraph
 from .costs import knapsack_items
 
 FORMAT = "asn1c-hybrid calibration"
-VERSION = 1
+VERSION = 2                                      # 2: with PER's coefficients
 INSTRUCTIONS = "instructions"
 
 MEMBER_CLASSES = ("inline", "struct", "choice", "explicit", "open", "generic")
 _INLINE = {"bytes", "oid", "int_native", "int_big", "bool", "null", "bits"}
 SWITCHED = ("inline", "struct", "generic")       # classes with an identifier octet of their own
+PER_CLASSES = ("inline", "generic")              # the member classes PER's routines have
 CONTAINERS = {Kind.SEQUENCE: "seq", Kind.SET: "set", Kind.CHOICE: "choice",
               Kind.SEQUENCE_OF: "list", Kind.SET_OF: "list"}
 
@@ -129,26 +139,40 @@ class Calibration:
     generator: str = ""                      # hash of the runtime and templates measured
     fit: dict = field(default_factory=dict)  # per kind: shapes, worst relative error
     measurements: list = field(default_factory=list)   # the benchmark shapes, measured
+    # PER's (UPER decoding plus encoding); a calibration made without them (in code: the
+    # file always has them) uses the BER coefficients for PER too
+    per_coefficients: Optional[dict[str, float]] = None
+    per_fit: dict = field(default_factory=dict)
+    per_measurements: list = field(default_factory=list)
 
-    def linear(self, features: Mapping[str, float]) -> float:
-        """The model's instructions saved per value with these features: may be negative
-        (compiled code that does worse than the interpreter)."""
-        return sum(self.coefficients.get(k, 0.0) * v for k, v in features.items())
+    def __post_init__(self) -> None:
+        if self.per_coefficients is None:
+            self.per_coefficients = dict(self.coefficients)
 
-    def saving(self, features: Mapping[str, float]) -> float:
+    def linear(self, features: Mapping[str, float], per: bool = False) -> float:
+        """The model's instructions saved per value with these features (PER's, with
+        `per`): may be negative (compiled code that does worse than the interpreter)."""
+        coefficients = self.per_coefficients if per else self.coefficients
+        return sum(coefficients.get(k, 0.0) * v for k, v in features.items())
+
+    def saving(self, features: Mapping[str, float], per: bool = False) -> float:
         """Instructions saved per value, as the knapsack uses it: a type whose compiled
         routines would cost instructions saves nothing (and is never worth compiling)."""
-        return max(0.0, self.linear(features))
+        return max(0.0, self.linear(features, per))
 
     # ---- the file --------------------------------------------------------------------
 
     def to_json(self) -> dict:
+        def rounded(coefficients: Mapping[str, float]) -> dict:
+            return {k: round(coefficients[k], 3) for k in ALL_FEATURES if k in coefficients}
         return {"format": FORMAT, "version": VERSION, "compiler": self.compiler,
                 "machine": self.machine, "generator": self.generator,
                 "unit": "instructions saved per value, decoding plus DER encoding",
-                "coefficients": {k: round(self.coefficients[k], 3) for k in ALL_FEATURES
-                                 if k in self.coefficients},
-                "fit": self.fit, "measurements": self.measurements}
+                "coefficients": rounded(self.coefficients),
+                "fit": self.fit, "measurements": self.measurements,
+                "per": {"unit": "instructions saved per value, UPER decoding plus encoding",
+                        "coefficients": rounded(self.per_coefficients), "fit": self.per_fit,
+                        "measurements": self.per_measurements}}
 
     def save(self, path: Union[str, os.PathLike]) -> None:
         path = Path(path)
@@ -168,14 +192,18 @@ class Calibration:
         if data.get("version") != VERSION:
             raise CalibrationError(f"{path}: unsupported calibration version "
                                    f"{data.get('version')!r}")
-        coefficients = data.get("coefficients")
-        if not isinstance(coefficients, dict) or set(coefficients) != set(ALL_FEATURES) or \
-                not all(isinstance(v, (int, float)) for v in coefficients.values()):
-            raise CalibrationError(f"{path}: the coefficients are missing or malformed")
-        return cls({k: float(v) for k, v in coefficients.items()},
-                   str(data.get("compiler", "")), str(data.get("machine", "")),
+        per = data.get("per")
+        sets = [data.get("coefficients"), per.get("coefficients") if isinstance(per, dict)
+                else None]
+        for coefficients in sets:
+            if not isinstance(coefficients, dict) or set(coefficients) != set(ALL_FEATURES) \
+                    or not all(isinstance(v, (int, float)) for v in coefficients.values()):
+                raise CalibrationError(f"{path}: the coefficients are missing or malformed")
+        ber, per_coefficients = ({k: float(v) for k, v in c.items()} for c in sets)
+        return cls(ber, str(data.get("compiler", "")), str(data.get("machine", "")),
                    str(data.get("generator", "")), data.get("fit", {}),
-                   data.get("measurements", []))
+                   data.get("measurements", []), per_coefficients, per.get("fit", {}),
+                   per.get("measurements", []))
 
     def check_toolchain(self, origin: str) -> None:
         """A calibration is valid for the compiler, machine and runtime it measured."""
@@ -203,15 +231,17 @@ def load_checked(path: Union[str, os.PathLike]) -> Calibration:
 
 # ---- what a value holds, from the frequency source -------------------------------------
 
-def member_classes(graph: TypeGraph) -> dict[str, list[str]]:
+def member_classes(graph: TypeGraph, per: bool = False) -> dict[str, list[str]]:
     """The class of every member of every knapsack item, in member order, from the
-    compiled layout (the fast path compiled code takes for it)."""
+    compiled layout (the fast path compiled code takes for it; PER's routines', with
+    `per`)."""
     items = {node.id for node in knapsack_items(graph)}
     layout = build_layout(graph, items)
     classes = {}
     for type_id in items:
         members = layout.types[type_id].members
-        classes[type_id] = [_class_of(m) for m in members]
+        classes[type_id] = [("inline" if takes_inline(layout, m) else "generic") if per
+                            else _class_of(m) for m in members]
     return classes
 
 
@@ -266,7 +296,7 @@ def presence_rates(graph: TypeGraph, estimate: Estimate) -> dict[str, float]:
 
 
 def value_features(graph: TypeGraph, estimate: Estimate,
-                   classes: Optional[Mapping[str, list[str]]] = None
+                   classes: Optional[Mapping[str, list[str]]] = None, per: bool = False
                    ) -> dict[str, dict[str, float]]:
     """For every knapsack item, the expected features of one of its values.
 
@@ -274,8 +304,8 @@ def value_features(graph: TypeGraph, estimate: Estimate,
     presence rate (`presence_rates`: from a profile, the share seen; from the static
     estimate, its weight), else the static weight, one in two.  A CHOICE alternative
     is chosen with its type's rate; alternatives without one share what the others
-    leave, evenly."""
-    classes = classes if classes is not None else member_classes(graph)
+    leave, evenly.  With `per`, PER's classes, and no position features."""
+    classes = classes if classes is not None else member_classes(graph, per)
     rates = presence_rates(graph, estimate)
     result: dict[str, dict[str, float]] = {}
     for node in knapsack_items(graph):
@@ -295,7 +325,8 @@ def value_features(graph: TypeGraph, estimate: Estimate,
             for i, share in enumerate(shares):
                 q = rest if share is None else share * scale
                 features[f"choice.{member_class[i]}"] += q
-                features["choice.position"] += q * (i + 1)
+                if not per:
+                    features["choice.position"] += q * (i + 1)
         else:
             for i, (comp, cls) in enumerate(zip(node.components, member_class)):
                 if comp.present_always:
@@ -304,14 +335,15 @@ def value_features(graph: TypeGraph, estimate: Estimate,
                     p = rates.get(comp.type, PRESENT_OPTIONAL)
                 features[f"{container}.{cls}"] += p
                 features[f"{container}.absent"] += 1.0 - p
-                if container == "set":
+                if container == "set" and not per:
                     features["set.position" if cls in SWITCHED else "set.scan"] += p * (i + 1)
         result[node.id] = features
     return result
 
 
-def calibrated_savings(graph: TypeGraph, estimate: Estimate, calibration: Calibration
-                       ) -> dict[str, float]:
-    """Instructions saved per value of every knapsack item."""
-    return {type_id: calibration.saving(features)
-            for type_id, features in value_features(graph, estimate).items()}
+def calibrated_savings(graph: TypeGraph, estimate: Estimate, calibration: Calibration,
+                       per: bool = False) -> dict[str, float]:
+    """Instructions saved per value of every knapsack item (by PER's routines, with
+    `per`)."""
+    return {type_id: calibration.saving(features, per)
+            for type_id, features in value_features(graph, estimate, per=per).items()}

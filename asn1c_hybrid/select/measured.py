@@ -20,7 +20,7 @@ build without BER.
 
 The time saved per value, in instructions, comes from the calibrated model
 (select/calibration.py, measured once per compiler and machine by `asn1c-hybrid
-calibrate`): `calibrated_costs`.
+calibrate`), BER's or PER's as the sizes are: `calibrated_costs`.
 """
 from __future__ import annotations
 
@@ -187,7 +187,7 @@ def calibration_for_use(path: Optional[str] = None,
                         progress: Optional[Callable[[str], None]] = None) -> Calibration:
     """The calibration the measured model uses.  A file named by the user must be valid;
     the default one is made on first use (and remade when the compiler, the machine or
-    the runtime changed), which takes about half a minute once."""
+    the runtime changed), which takes about a minute once."""
     if path:
         return load_checked(path)
     target = default_path()
@@ -210,9 +210,9 @@ def calibrated_costs(graph: TypeGraph, estimate, calibration: Calibration,
                      encodings: tuple[str, ...] = ENCODINGS) -> dict[str, Cost]:
     """The measured model: measured bytes of the compiled routines, and the instructions
     the calibrated model says compiling saves per value (`estimate` gives the members
-    present, alternatives chosen and elements per value; the calibration is BER's, which
-    stands for PER's too)."""
+    present, alternatives chosen and elements per value), by the routines the sizes are
+    of: BER's, or PER's in a build without BER."""
     sizes = routine_sizes(graph, encodings)
-    savings = calibrated_savings(graph, estimate, calibration)
+    savings = calibrated_savings(graph, estimate, calibration, per="ber" not in encodings)
     return {i: Cost(sizes[i], savings[i]) for i in sizes}
 

@@ -99,7 +99,8 @@ def report(graph: TypeGraph, options: StudyOptions, results: list[TraceResult],
     lines += _per_type_section(results, primary)
     lines += _differences(results)
     if calibration is not None:
-        lines += _calibration_section(calibration, calibration_file)
+        lines += _calibration_section(calibration, calibration_file,
+                                      options.encoding != "ber")
     lines += ["## Reproduce", "",
               "```sh", _command(options), "```", ""]
     return "\n".join(lines)
@@ -181,14 +182,18 @@ def _differences(results: list[TraceResult]) -> list[str]:
     return ["## Encodings", ""] + notes + [""]
 
 
-def _calibration_section(calibration, calibration_file: str) -> list[str]:
+def _calibration_section(calibration, calibration_file: str, per: bool) -> list[str]:
+    coefficients, fit = ((calibration.per_coefficients, calibration.per_fit) if per else
+                         (calibration.coefficients, calibration.fit))
     lines = ["## The calibrated time-saving model", "",
              f"`{calibration_file}`, measured with {calibration.compiler} on "
              f"{calibration.machine} (docs/selection.md, \"Calibrated time saving\"): "
-             "instructions saved per value by compiling a type, decoding plus encoding.", "",
+             "instructions saved per value by compiling a type, decoding plus encoding"
+             + (" (PER's coefficients, measured in UPER)." if per else "."), "",
              "| coefficient | instructions |", "| --- | ---: |"]
-    lines += [f"| `{name}` | {calibration.coefficients[name]:.1f} |" for name in ALL_FEATURES]
-    held_out = calibration.fit.get("held_out", [])
+    lines += [f"| `{name}` | {coefficients[name]:.1f} |" for name in ALL_FEATURES
+              if not per or coefficients[name]]
+    held_out = fit.get("held_out", [])
     if held_out:
         lines += ["", "Shapes left out of the fit, predicted:", "",
                   "| shape | measured | predicted | error |", "| --- | ---: | ---: | ---: |"]

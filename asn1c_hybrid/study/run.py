@@ -102,11 +102,12 @@ def _calibration(options: StudyOptions):
     return calibration, path.name
 
 
-def _costs(graph: TypeGraph, estimate, model: str, calibration, sizes, items: set[str]):
+def _costs(graph: TypeGraph, estimate, model: str, calibration, sizes, items: set[str],
+           per: bool):
     if model == "units":
         costs = unit_costs(graph, estimate.items_per_value)
     else:
-        savings = calibrated_savings(graph, estimate, calibration)
+        savings = calibrated_savings(graph, estimate, calibration, per)
         costs = {i: Cost(sizes[i], savings[i]) for i in sizes}
     return {i: cost for i, cost in costs.items() if i in items}
 
@@ -162,7 +163,8 @@ def run(graph: TypeGraph, options: StudyOptions) -> tuple[list[TraceResult], obj
         estimate = profile.estimate(graph)
         result = TraceResult(name, shown(trace_path), len(pdus), sum(map(len, pdus)))
         for model in options.cost_models:
-            costs = _costs(graph, estimate, model, calibration, sizes, items)
+            costs = _costs(graph, estimate, model, calibration, sizes, items,
+                           options.encoding != "ber")
             if model == options.cost_models[0] and options.per_type:
                 alone.append((result, trace_file, estimate, costs))
             points = []
