@@ -140,11 +140,17 @@ ASN1H_INLINE int get_bits_inline(per_in *r, unsigned n, uint64_t *v)
     return get_bits(r, n, v);
 }
 
-/* n bits (1 <= n <= 57) that the input is known to hold (so get_bits cannot fail). */
+/* n bits (1 <= n <= 57) that the input is known to hold: one load, or get_bits near the
+ * end of the input (its checks then pass). */
 ASN1H_INLINE uint64_t read_bits(per_in *r, unsigned n)
 {
-    uint64_t x = 0;
-    get_bits_inline(r, n, &x);
+    uint64_t x;
+    if ((r->end >> 3) - (r->pos >> 3) >= 8) {
+        x = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        return x;
+    }
+    get_bits(r, n, &x);
     return x;
 }
 
@@ -481,8 +487,6 @@ typedef struct alphabet {
     const int64_t *chars;           /* NULL: the built-in repertoire below */
     unsigned nchars;
     uint32_t lowest, count, largest;/* built-in: one interval [lowest, largest] */
-    uint32_t own_low, own_span;     /* not indexed: c goes as itself where c - own_low <=
-                                       own_span (a FROM's characters: any) */
     unsigned numeric;               /* NumericString: space, then 0..9 */
     unsigned unit;                  /* octets per character in the C value */
     unsigned bits;                  /* per character on the wire */
@@ -532,8 +536,6 @@ static alphabet alphabet_of(const asn1h_type *t, const per_bounds *b, unsigned a
         a.bits = p;
     }
     a.indexed = a.numeric || (a.bits < 32 && a.largest >= (1ull << a.bits));
-    a.own_low = a.chars ? 0 : a.lowest;
-    a.own_span = a.chars ? 0xFFFFFFFFu : a.largest - a.own_low;
     return a;
 }
 
@@ -543,7 +545,7 @@ static int char_to_index(const alphabet *a, uint32_t c, uint64_t *k)
     uint64_t base = 0;
     if (!a->indexed) {
         *k = c;
-        return c - a->own_low <= a->own_span;
+        return a->chars ? 1 : (c >= a->lowest && c <= a->largest);
     }
     if (a->numeric) {
         *k = c == ' ' ? 0 : (uint64_t)(c - '0') + 1;
@@ -568,7 +570,7 @@ static int index_to_char(const alphabet *a, uint64_t k, uint32_t *c)
     unsigned i;
     if (!a->indexed) {                      /* what char_to_index lets through */
         *c = (uint32_t)k;
-        return k - a->own_low <= a->own_span;
+        return a->chars ? 1 : (k >= a->lowest && k <= a->largest);
     }
     if (a->numeric) {
         *c = k == 0 ? ' ' : (uint32_t)('0' + k - 1);
@@ -782,7 +784,10 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
     int more = 0;
     unsigned out_unit = a ? a->unit : 1;
     uint64_t lb = bounded ? b->size_lb : 0, ub = b->size_ub;
-    int own = a && a->unit == 1 && !a->indexed;    /* characters that are their octets */
+    /* characters that are their own octets, checked as index_to_char does */
+    int own = a && a->unit == 1 && !a->indexed;
+    uint32_t lowest = own && !a->chars ? a->lowest : 0;
+    uint32_t span = own && !a->chars ? a->largest - lowest : 255;
     do {
         size_t i;
         if (bounded && lb == ub && ub < 65536) {
@@ -800,7 +805,7 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
             const uint8_t *octets = get_octets(r, n);
             size_t i;
             for (i = 0; octets && a && i < n; i++)
-                if ((uint32_t)octets[i] - a->own_low > a->own_span) {
+                if ((uint32_t)octets[i] - lowest > span) {
                     r->pos -= 8 * (n - i);
                     return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
                 }
@@ -840,7 +845,7 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                 x = read_bits(r, per * bits) << (64 - per * bits);     /* first at the top */
                 for (k = 0; k < per; k++, x <<= bits) {
                     uint32_t c = (uint32_t)(x >> (64 - bits));
-                    if (c - a->own_low > a->own_span) {   /* where one by one would */
+                    if (c - lowest > span) {    /* where the one-by-one loop is */
                         r->pos -= bits * (per - 1 - k);
                         return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
                     }
@@ -1750,12 +1755,14 @@ static int enc_items(per_out *w, const per_bounds *b, int bounded, unsigned bits
                 const alphabet *a = ((const char_items *)data)->a;
                 const uint8_t *in = ((const char_items *)data)->buf + done;
                 unsigned per = 56 / bits, k;
+                uint32_t lowest = a->chars ? 0 : a->lowest;
+                uint32_t span = a->chars ? 255 : a->largest - lowest;
                 for (; i < chunk; i += per) {
                     uint64_t x = 0;
                     if (per > chunk - i)
                         per = (unsigned)(chunk - i);
                     for (k = 0; k < per; k++) {
-                        if ((uint32_t)in[i + k] - a->own_low > a->own_span)
+                        if ((uint32_t)in[i + k] - lowest > span)
                             return out_fail(w, ASN1H_ERR_CONSTRAINT);
                         x = x << bits | (in[i + k] & ((1u << bits) - 1));
                     }
