@@ -20,7 +20,7 @@ from .estimate.progress import Progress
 from .estimate.trace import ENCODINGS as TRACE_ENCODINGS, FORMATS as TRACE_FORMATS
 from .resources import data_dir
 from .select.calibrate import calibrate
-from .select.calibration import default_path
+from .select.calibration import ALL_FEATURES, PER_FEATURES, default_path
 from .select.report import FORMATS, format_selection
 from .study import DEFAULT_PDU, StudyOptions, default_example, parse_budgets, study
 from .study.results import COST_MODELS as STUDY_COST_MODELS, DEFAULT_BUDGETS
@@ -196,11 +196,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if not args.quiet:
         data = calibration.to_json()
         print(f"{calibration.compiler} on {calibration.machine}: instructions saved per value")
-        for rules, part in (("BER", data), ("PER", data["per"])):
+        for rules, part, names in (("BER", data, ALL_FEATURES),
+                                   ("PER", data["per"], PER_FEATURES)):
             print(f" {rules}")
-            for name, value in part["coefficients"].items():
-                if value or rules == "BER":     # PER's classes are two, without positions
-                    print(f"  {name:16} {value:10.1f}")
+            for name in names:
+                print(f"  {name:16} {part['coefficients'][name]:10.1f}")
             for held in part["fit"].get("held_out", []):
                 print(f"  held out {held['shape']}: measured {held['measured']:.0f}, "
                       f"predicted {held['predicted']:.0f} ({held['relative_error']:.1%})")

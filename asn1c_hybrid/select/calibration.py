@@ -76,7 +76,6 @@ INSTRUCTIONS = "instructions"
 MEMBER_CLASSES = ("inline", "struct", "choice", "explicit", "open", "generic")
 _INLINE = {"bytes", "oid", "int_native", "int_big", "bool", "null", "bits"}
 SWITCHED = ("inline", "struct", "generic")       # classes with an identifier octet of their own
-PER_CLASSES = ("inline", "generic")              # the member classes PER's routines have
 CONTAINERS = {Kind.SEQUENCE: "seq", Kind.SET: "set", Kind.CHOICE: "choice",
               Kind.SEQUENCE_OF: "list", Kind.SET_OF: "list"}
 
@@ -96,6 +95,9 @@ def feature_names(container: str) -> list[str]:
 
 
 ALL_FEATURES = [name for c in ("seq", "set", "choice", "list") for name in feature_names(c)]
+# PER's: its two member classes, absent members and the constants; no position terms
+PER_FEATURES = [name for name in ALL_FEATURES
+                if name.partition(".")[2] in ("", "inline", "generic", "absent")]
 
 
 def cache_dir() -> Path:

@@ -16,9 +16,9 @@ message of no chosen layout pays for trying them (the miss cost): once the entry
 linked, every message pays it (D e) except those of the chosen layouts, a share f_j each.
 The savings are scaled by a power of two to integers (about 2**24 in all), so that the
 objective is integral and its optimum proven exactly; a second solve keeps that saving
-and takes the least cost.  One thread, no time limit: the answer is deterministic.  (CP-SAT, tried
-first, could not prove the optimum of the SNMP example's 92 layouts in a minute; SCIP's
-LP bound does it in a fraction of a second.)
+and takes the least cost.  One thread, no time limit: the answer is deterministic.
+(CP-SAT, tried first, could not prove the optimum of the SNMP example's 92 layouts in a
+minute; SCIP's LP bound does it in a fraction of a second.)
 """
 from __future__ import annotations
 

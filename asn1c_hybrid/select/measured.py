@@ -187,7 +187,7 @@ def calibration_for_use(path: Optional[str] = None,
                         progress: Optional[Callable[[str], None]] = None) -> Calibration:
     """The calibration the measured model uses.  A file named by the user must be valid;
     the default one is made on first use (and remade when the compiler, the machine or
-    the runtime changed), which takes about a minute once."""
+    the runtime changed), which takes about a minute and a half once."""
     if path:
         return load_checked(path)
     target = default_path()

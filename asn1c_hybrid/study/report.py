@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..select.calibration import ALL_FEATURES
+from ..select.calibration import ALL_FEATURES, PER_FEATURES
 from ..typegraph import TypeGraph
 from .plots import plot_trace
 from .results import COST_MODELS, DEFAULT_BUDGETS, KNEE, PAPER_SHARE_AT_KNEE, \
@@ -191,8 +191,8 @@ def _calibration_section(calibration, calibration_file: str, per: bool) -> list[
              "instructions saved per value by compiling a type, decoding plus encoding"
              + (" (PER's coefficients, measured in UPER)." if per else "."), "",
              "| coefficient | instructions |", "| --- | ---: |"]
-    lines += [f"| `{name}` | {coefficients[name]:.1f} |" for name in ALL_FEATURES
-              if not per or coefficients[name]]
+    lines += [f"| `{name}` | {coefficients[name]:.1f} |"
+              for name in (PER_FEATURES if per else ALL_FEATURES)]
     held_out = fit.get("held_out", [])
     if held_out:
         lines += ["", "Shapes left out of the fit, predicted:", "",
