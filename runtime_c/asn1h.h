@@ -564,8 +564,10 @@ asn1h_code asn1h_encode_per_with(const struct asn1h_per_routines *compiled,
  * asn1h_decode_owned and asn1h_decode_per_owned copy the PDU into the arena first (its
  * extent from its header; for PER, which does not say it, all of buf[0..len)) and decode
  * from the copy, so that every string, bit string, big integer, open type and unknown
- * extension belongs to the arena.  asn1h_copy makes a deep copy of a value decoded in
- * place into `arena` (ASN1H_ERR_MEMORY when its limit is reached: *dst is incomplete). */
+ * extension belongs to the arena (the generated <spec>_decode_per_owned passes the
+ * compiled types' PER routines, as <spec>_decode_per does).  asn1h_copy makes a deep copy
+ * of a value decoded in place into `arena` (ASN1H_ERR_MEMORY when its limit is reached:
+ * *dst is incomplete). */
 asn1h_code asn1h_decode_owned(const asn1h_type *type, void *value, const uint8_t *buf,
                               size_t len, asn1h_arena *arena, const asn1h_decode_opts *opts,
                               size_t *consumed, asn1h_error *err);
@@ -573,6 +575,11 @@ asn1h_code asn1h_decode_per_owned(const asn1h_type *type, void *value, const uin
                                   size_t len, unsigned variant, asn1h_arena *arena,
                                   const asn1h_decode_opts *opts, size_t *consumed,
                                   asn1h_error *err);
+asn1h_code asn1h_decode_per_owned_with(const struct asn1h_per_routines *compiled,
+                                       const asn1h_type *type, void *value,
+                                       const uint8_t *buf, size_t len, unsigned variant,
+                                       asn1h_arena *arena, const asn1h_decode_opts *opts,
+                                       size_t *consumed, asn1h_error *err);
 asn1h_code asn1h_copy(const asn1h_type *type, void *dst, const void *src, asn1h_arena *arena);
 
 /* Whether two values of `type` are equal (as abstract values: DEFAULT handling, INTEGER

@@ -184,10 +184,21 @@ asn1h_code asn1h_decode_per_owned(const asn1h_type *type, void *value, const uin
                                   const asn1h_decode_opts *opts, size_t *consumed,
                                   asn1h_error *err)
 {
+    return asn1h_decode_per_owned_with(NULL, type, value, buf, len, variant, arena, opts,
+                                       consumed, err);
+}
+
+asn1h_code asn1h_decode_per_owned_with(const struct asn1h_per_routines *compiled,
+                                       const asn1h_type *type, void *value,
+                                       const uint8_t *buf, size_t len, unsigned variant,
+                                       asn1h_arena *arena, const asn1h_decode_opts *opts,
+                                       size_t *consumed, asn1h_error *err)
+{
     const uint8_t *copy = copied(type, buf, len, arena, err);
     if (!copy)
         return ASN1H_ERR_MEMORY;
-    return asn1h_decode_per(type, value, copy, len, variant, arena, opts, consumed, err);
+    return asn1h_decode_per_with(compiled, type, value, copy, len, variant, arena, opts,
+                                 consumed, err);
 }
 
 asn1h_code asn1h_copy(const asn1h_type *type, void *dst, const void *src, asn1h_arena *arena)

@@ -520,6 +520,81 @@ def test_compiled_types_take_their_own_per_routines(variant, tmp_path):
     assert results["interpreted"][1:] == (0, 0)
 
 
+OWNED_MAIN = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spec.h"
+/* stdin: one APER PerTest.Message; stdout: its DER, written once the input is gone */
+int main(void)
+{
+    static uint8_t in[65536], out[65536];
+    const asn1h_type *type = asn1h_find_type(&spec_spec.spec, "PerTest.Message");
+    size_t n = fread(in, 1, sizeof in, stdin), len = 0;
+    uint8_t *input = (uint8_t *)malloc(n);
+    void *value = malloc(type->size);
+    asn1h_arena arena;
+    asn1h_error err;
+    asn1h_arena_init(&arena, NULL, 0, (size_t)1 << 24);
+    memcpy(input, in, n);
+    if (spec_decode_per_owned(type, value, input, n, ASN1H_APER, &arena, NULL, NULL, &err)
+        != ASN1H_OK)
+        return 1;
+    memset(input, 0xA5, n);
+    free(input);                    /* a pointer left into it: a use after free (ASan) */
+    if (asn1h_encode(type, value, out, sizeof out, &len, &err) != ASN1H_OK)
+        return 2;
+    fwrite(out, 1, len, stdout);
+    asn1h_arena_free(&arena);
+    free(value);
+    return 0;
+}
+"""
+
+OWNED_MESSAGE = {
+    "kinds": {
+        "flag": True, "nothing": None, "tiny": 1, "byteRange": -5, "wordRange": 2000,
+        "wide": 100000, "negative": -7, "semi": 12, "free": -99, "extended": 3, "single": 42,
+        "colour": "blue", "size": "large", "fixedBits": (b"\xa0", 3),
+        "longBits": (b"\x12\x34\x50", 20), "someBits": (b"\xff", 8),
+        "anyBits": (b"\x0f", 8), "named": (b"\xc0", 2), "pair": b"ab", "block": b"hello",
+        "someOctets": b"x" * 40, "anyOctets": b"octets aligned in APER", "extOctets": b"abc",
+        "hex": "BEEF", "ia5": "text", "numeric": "123", "printable": "Printable",
+        "visible": "four", "bmp": "bmp", "utf8": "utf", "oid": "1.2.840.113549",
+        "list": [1, 2], "anyList": ["red"], "fixedList": [True, False],
+        "pick": ("text", "ab")},
+    "tail": [{"id": 3, "note": "a note"}]}
+
+
+def test_values_decoded_owned_in_per_take_the_compiled_routines(tmp_path):
+    """<spec>_decode_per_owned decodes through the compiled types' PER routines (the
+    compiled build reads its constrained numbers through asn1h_per_number, the tables
+    never do), into values that outlive their input: an APER message whose octet strings
+    lie aligned in the input, which is overwritten and freed before the value is written
+    in DER (under AddressSanitizer)."""
+    s = spec("per")
+    aper, _ = reference_per(s, "Message", OWNED_MESSAGE, "aper")
+    der = typedtlv.canonical_der(s.graph, "PerTest.Message",
+                                 s.reference["der"].encode("Message", OWNED_MESSAGE))
+    (tmp_path / "main.c").write_text(OWNED_MAIN)
+    (tmp_path / "counter.c").write_text(NUMBER_COUNTER)
+    reads = {}
+    for mode in ("compiled", "interpreted"):
+        out = tmp_path / mode
+        cbuild.generate(PER_SPEC, out, "--name", "spec", "--encoding", "ber,aper",
+                        *specbuilds.MODES[mode])
+        program = out / "owned"
+        cbuild.run(["gcc", *cbuild.STRICT, *specbuilds.FLAGS, "-I", out, "-I", cbuild.RUNTIME,
+                    out / "spec.c", tmp_path / "main.c", tmp_path / "counter.c",
+                    cbuild.runtime_library("gcc", specbuilds.FLAGS), "-lm",
+                    "-Wl,--wrap=asn1h_per_number,--wrap=asn1h_per_put_number", "-o", program])
+        result = cbuild.subprocess.run([str(program)], input=aper, capture_output=True)
+        assert result.returncode == 0, (mode, result.stderr.decode())
+        assert result.stdout == der, mode
+        reads[mode] = int(result.stderr.split()[-2])
+    assert reads["compiled"] >= 10 and reads["interpreted"] == 0, reads
+
+
 def canonical_order(reference, type_name: str, values: list) -> list:
     """values in CANONICAL-PER's SET OF order (X.691 22.1): by each one's own encoding,
     here asn1tools', padded with 0 octets to the longest; shorter first among equals."""
