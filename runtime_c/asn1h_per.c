@@ -697,7 +697,6 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
     per_bounds b = bounds_of(r->d->spec, t);
     size_t at = r->pos, n;
     unsigned ext = 0;
-    int more;
     const uint8_t *octets;
     if ((b.flags & ASN1H_PER_VALUE_EXT) && !get_bit(r, &ext))
         return 0;
@@ -707,12 +706,10 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
             return 0;
         return store_number(r, t, v, (int64_t)((uint64_t)b.lb + off), at);
     }
-    if (!get_length(r, 0, 0, 0, &n, &more))
+    if (!(octets = get_open(r, &n)))        /* counted octets, in fragments when long */
         return 0;
-    if (more || n == 0)
+    if (n == 0)
         return in_fail(r, ASN1H_ERR_LENGTH);
-    if (!(octets = get_octets(r, n)))
-        return 0;
     if (!ext && (b.flags & ASN1H_PER_LB)) {   /* semi-constrained: an offset from lb */
         uint8_t *sum = (uint8_t *)asn1h_arena_alloc(r->d->arena, 2 * n + 18);
         const uint8_t *value;
@@ -1618,7 +1615,7 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     per_bounds b = bounds_of(w->e->spec, t);
     uint8_t scratch[10];
     const uint8_t *octets;
-    size_t n, chunk;
+    size_t n;
     int64_t x;
     int big = 0, root;
     if (asn1h_storage(t) != ASN1H_INT_BIG && asn1h_storage(t) != ASN1H_INT_U64) {
@@ -1641,19 +1638,23 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     if (!octets)
         octets = asn1h_int_octets(t, v, scratch, &n);
     if (root && (b.flags & ASN1H_PER_LB)) {      /* semi-constrained: x - lb, unsigned */
-        uint8_t diff[138];
+        uint8_t small[138], *diff = small;  /* on the heap for 1,000 bits and more */
         const uint8_t *offset;
         size_t len;
-        if (n + 10 > sizeof diff)           /* numbers of 1,000 bits and more */
-            return out_fail(w, ASN1H_ERR_VALUE);
+        int ok;
+        if (n + 10 > sizeof small && !(diff = (uint8_t *)malloc(n + 10)))
+            return out_fail(w, ASN1H_ERR_MEMORY);
         offset = big_add(octets, n, b.lb, 1, diff, n + 10, &len);
         if (len > 1 && offset[0] == 0) {    /* unsigned: no sign octet */
             offset++;
             len--;
         }
-        return put_length(w, 0, 0, 0, len, &chunk) && put_octets(w, offset, len);
+        ok = put_open(w, offset, len);
+        if (diff != small)
+            free(diff);
+        return ok;
     }
-    return put_length(w, 0, 0, 0, n, &chunk) && put_octets(w, octets, n);
+    return put_open(w, octets, n);
 }
 
 static int enc_enumerated(per_out *w, const asn1h_type *t, const void *v)

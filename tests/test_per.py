@@ -595,6 +595,31 @@ def test_values_decoded_owned_in_per_take_the_compiled_routines(tmp_path):
     assert reads["compiled"] >= 10 and reads["interpreted"] == 0, reads
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_numbers_of_any_size_go_as_counted_octets(variant):
+    """A semi-constrained or unconstrained INTEGER of 1,000 bits and more, and one of
+    20,001 octets, whose count goes in 16K fragments (X.691 11.9.3.8), are written as
+    pycrate writes them and read back, in every build.  asn1tools writes the long one
+    unfragmented, as one length octet C1 before all its octets, and pycrate's decoder
+    does not read its own fragments back, so that these are checked by pycrate's encoder
+    and our round trip."""
+    s = spec("per")
+    aligned = variant == "aper"
+    for pdu, value in [("Huge", -10), ("Huge", 2**1000 + 5), ("Whole", -(2**900)),
+                       ("Whole", 2**1100 - 1), ("Huge", 2**(8 * 20000) - 3),
+                       ("Whole", 2**(8 * 20000) - 3)]:
+        der = s.reference["der"].encode(pdu, value)
+        expected = s.pycrate.encode(pdu, value, aligned)
+        if value.bit_length() < 8 * 16384:
+            assert s.pycrate.reads_as(pdu, expected, aligned, value)
+        for mode in MODES:
+            ours = s.run(mode, pdu, der, "ber", variant)
+            assert ours.returncode == 0, (mode, ours.stderr.decode())
+            assert ours.stdout == expected, (mode, pdu, value.bit_length())
+            back = s.run(mode, pdu, expected, variant, "der")
+            assert back.returncode == 0 and back.stdout == der, (mode, back.stderr.decode())
+
+
 def canonical_order(reference, type_name: str, values: list) -> list:
     """values in CANONICAL-PER's SET OF order (X.691 22.1): by each one's own encoding,
     here asn1tools', padded with 0 octets to the longest; shorter first among equals."""
