@@ -360,7 +360,9 @@ typedef struct asn1h_constraint {
     uint8_t values, sizes, chars;
     uint8_t per;                    /* ASN1H_PER_*: the PER-visible constraint (X.691 8.3) */
     uint16_t per_first;             /* its pairs in spec->bounds: {lb, ub} of the values
-                                       (with ASN1H_PER_LB or _UB), {lb, ub} of the sizes
+                                       (with ASN1H_PER_LB or _UB; with both, ub < lb says
+                                       that ub, beyond INT64_MAX, is to be read as a
+                                       uint64_t), {lb, ub} of the sizes
                                        (with ASN1H_PER_SIZE), then per_chars intervals of
                                        permitted characters (with ASN1H_PER_CHARS) */
     uint16_t per_chars;

@@ -701,10 +701,20 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
     if ((b.flags & ASN1H_PER_VALUE_EXT) && !get_bit(r, &ext))
         return 0;
     if (!ext && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB)) {
-        uint64_t off;
+        uint64_t off, x;
         if (!get_constrained(r, (uint64_t)b.ub - (uint64_t)b.lb, &off))
             return 0;
-        return store_number(r, t, v, (int64_t)((uint64_t)b.lb + off), at);
+        x = (uint64_t)b.lb + off;
+        if (ASN1H_UNLIKELY(b.ub < b.lb) && x > INT64_MAX) {  /* up to UINT64_MAX */
+            uint8_t *octets = (uint8_t *)asn1h_arena_alloc(r->d->arena, 9);
+            unsigned i;
+            if (!octets)
+                return in_fail(r, ASN1H_ERR_MEMORY);
+            for (i = 0; i < 9; i++)             /* 00, then its 8 octets */
+                octets[i] = (uint8_t)(i ? x >> (8 * (8 - i)) : 0);
+            return store_int(r, t, v, octets, 9, at);
+        }
+        return store_number(r, t, v, (int64_t)x, at);
     }
     if (!(octets = get_open(r, &n)))        /* counted octets, in fragments when long */
         return 0;
@@ -1617,6 +1627,7 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     const uint8_t *octets;
     size_t n;
     int64_t x;
+    uint64_t u;
     int big = 0, root;
     if (asn1h_storage(t) != ASN1H_INT_BIG && asn1h_storage(t) != ASN1H_INT_U64) {
         x = asn1h_load_int(asn1h_storage(t), v);    /* the octets only when written */
@@ -1625,8 +1636,18 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     } else {
         integer_value(t, v, &x, &big, &octets, &n, scratch);
     }
-    root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
-                : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
+    u = (uint64_t)x;
+    if (ASN1H_UNLIKELY(b.ub < b.lb) && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB)) {
+        /* bounds up to UINT64_MAX (lb >= 0): the value as unsigned, 9 octets 00 ... */
+        unsigned i;
+        for (i = 1; big && n == 9 && octets[0] == 0 && i < 9; i++)
+            u = u << 8 | octets[i];
+        root = (big ? n == 9 && octets[0] == 0 : x >= 0) && u >= (uint64_t)b.lb
+            && u <= (uint64_t)b.ub;
+    } else {
+        root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
+                    : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
+    }
     if (b.flags & ASN1H_PER_VALUE_EXT) {
         if (!put_bits(w, 1, !root))
             return 0;
@@ -1634,7 +1655,7 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
         return out_fail(w, ASN1H_ERR_CONSTRAINT);
     }
     if (root && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB))
-        return put_constrained(w, (uint64_t)b.ub - (uint64_t)b.lb, (uint64_t)x - (uint64_t)b.lb);
+        return put_constrained(w, (uint64_t)b.ub - (uint64_t)b.lb, u - (uint64_t)b.lb);
     if (!octets)
         octets = asn1h_int_octets(t, v, scratch, &n);
     if (root && (b.flags & ASN1H_PER_LB)) {      /* semi-constrained: x - lb, unsigned */

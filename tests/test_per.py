@@ -620,6 +620,34 @@ def test_numbers_of_any_size_go_as_counted_octets(variant):
             assert back.returncode == 0 and back.stdout == der, (mode, back.stderr.decode())
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_an_upper_bound_beyond_int64_is_a_constrained_number(variant):
+    """INTEGER (0..18446744073709551615), as NGAP's usage counts, is a constrained number
+    of 64 bits (in APER, of 1 to 8 counted octets), not an unconstrained one; extensible,
+    a value beyond it goes as counted octets after an extension bit of 1.  The octets are
+    pycrate's, which asn1tools writes too; a value the root does not allow is refused
+    when the type is not extensible."""
+    s = spec("per")
+    aligned = variant == "aper"
+    cases = [("Counter", v) for v in (0, 1, 2**63 - 1, 2**63, 2**64 - 1)] + \
+            [("Upper", v) for v in (5, 6, 2**63, 2**64 - 1, 2**64 + 7, 3, -1)]
+    for pdu, value in cases:
+        der = s.reference["der"].encode(pdu, value)
+        expected = s.pycrate.encode(pdu, value, aligned)
+        assert expected == s.reference[VARIANTS[variant]].encode(pdu, value)
+        for mode in MODES:
+            ours = s.run(mode, pdu, der, "ber", variant)
+            assert ours.returncode == 0, (mode, ours.stderr.decode())
+            assert ours.stdout == expected, (mode, pdu, value)
+            back = s.run(mode, pdu, expected, variant, "der")
+            assert back.returncode == 0 and back.stdout == der, (mode, back.stderr.decode())
+    too_big = typedtlv.canonical_der(s.graph, "PerTest.Whole",
+                                     s.reference["der"].encode("Whole", 2**64))
+    for mode in MODES:
+        refused = s.run(mode, "Counter", too_big, "ber", variant)
+        assert refused.returncode != 0 and b"Counter" in refused.stderr, mode
+
+
 def canonical_order(reference, type_name: str, values: list) -> list:
     """values in CANONICAL-PER's SET OF order (X.691 22.1): by each one's own encoding,
     here asn1tools', padded with 0 octets to the longest; shorter first among equals."""

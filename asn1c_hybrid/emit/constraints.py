@@ -25,6 +25,7 @@ from ..typegraph import Kind, Node
 from .values import c_int
 
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+UINT64_MAX = 2**64 - 1
 MAX_INTERVALS = 255             # asn1h_constraint's counts are 8-bit
 
 # The universal tag number of each string type whose size the runtime counts in characters
@@ -97,7 +98,8 @@ def runtime_check(node: Node, target: Node) -> Optional[RuntimeCheck]:
 
 
 def per_visible(node: Node, target: Node) -> Optional[PerVisible]:
-    """What PER encodes of `node`'s constraint.  Value constraints on INTEGER; SIZE on
+    """What PER encodes of `node`'s constraint.  Value constraints on INTEGER (bounds in
+    int64_t, or from a non-negative one up to UINT64_MAX, as `INTEGER (0..2^64-1)`); SIZE on
     BIT STRING, OCTET STRING, the known-multiplier strings and lists; FROM on those
     strings unless extensible.  A string constrained by single values has none (X.691
     8.3.x: only SIZE and FROM are PER-visible there), nor have the other strings."""
@@ -113,7 +115,8 @@ def per_visible(node: Node, target: Node) -> Optional[PerVisible]:
     if kind == Kind.INTEGER and root.values is not None:
         lo, hi = root.values.hull()
         if all(b is None or (isinstance(b, int) and INT64_MIN <= b <= INT64_MAX)
-               for b in (lo, hi)):
+               for b in (lo, hi)) or (isinstance(lo, int) and isinstance(hi, int)
+                                      and 0 <= lo <= INT64_MAX < hi <= UINT64_MAX):
             values = (lo, hi)
             value_ext = extensible or "values" in root.loose
     sized = kind in (Kind.BIT_STRING, Kind.SEQUENCE_OF, Kind.SET_OF) or kind == Kind.BYTES \

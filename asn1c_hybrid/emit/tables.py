@@ -579,7 +579,10 @@ def per_pairs(per: Optional[PerVisible]) -> tuple[list[str], list[tuple[int, int
         if hi is not None:
             flags.append("ASN1H_PER_UB")
         if lo is not None or hi is not None:
-            pairs.append((INT64_MIN if lo is None else lo, INT64_MAX if hi is None else hi))
+            # an upper bound beyond INT64_MAX (its lower bound is not negative) as its
+            # int64_t pattern, below the lower bound: the runtime reads it as unsigned
+            pairs.append((INT64_MIN if lo is None else lo,
+                          INT64_MAX if hi is None else hi - 2**64 if hi > INT64_MAX else hi))
     if per.value_ext:
         flags.append("ASN1H_PER_VALUE_EXT")
     if per.sizes is not None:
