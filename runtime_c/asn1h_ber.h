@@ -798,11 +798,10 @@ int asn1h_per_unwind(asn1h_per_in *r, const asn1h_member *m);
 int asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
 int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
 int asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
-/* Whether a SEQUENCE value has an extension addition to write (known, or kept from
- * PER); then the tables write the whole of an extensible SEQUENCE, or a CHOICE's value
- * that is not a root alternative (an addition, one kept from PER, or an error), or a
- * list whose count needs fragments. */
-int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+/* The tables write the whole of an extensible SEQUENCE that has an extension addition
+ * to write (known, or kept from PER: the compiled encoder tests their presence bits), or
+ * a CHOICE's value that is not a root alternative (an addition, one kept from PER, or an
+ * error), or a list whose count needs fragments. */
 int asn1h_per_by_tables(asn1h_per_out *w, const asn1h_type *t, const void *v);
 
 /* A compiled SEQUENCE OF or SET OF, as the tables read it: the count (extension bit,

@@ -2412,18 +2412,6 @@ int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)
     return enc_member(w, m, base);
 }
 
-int asn1h_per_extended(const asn1h_spec *spec, const asn1h_type *t, const void *v)
-{
-    addition_cursor cursor;
-    addition a;
-    additions_begin(&cursor, spec, t);
-    while (addition_next(&cursor, &a))
-        if (addition_present(spec, &a, v))
-            return 1;
-    return asn1h_kept_in_per((const asn1h_bytes *)(const void *)(
-        (const uint8_t *)v + asn1h_extension_entry(spec, t)->offset));
-}
-
 int asn1h_per_by_tables(per_out *w, const asn1h_type *t, const void *v)
 {
     if (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF)

@@ -321,8 +321,13 @@ class _Writer:
             out += ["    (void)t;", "    (void)w;",
                     "    (void)v;                                /* SEQUENCE {} writes none */"]
             if extensible:
-                out += ["    if (asn1h_per_extended(w->e->spec, t, v))   /* additions to write */",
-                        "        return asn1h_per_by_tables(w, t, v);",
+                # an addition to write, known or kept from PER: the tables write it all
+                additions = [f"{self.present(m)}" for m in t.members
+                             if "ASN1H_M_EXTENSION" in m.flags]
+                tests = ["asn1h_kept_in_per(&v->unknown_)", *additions]
+                test = [f"    if ({tests[0]}", *[f"        || {x}" for x in tests[1:]]]
+                test[-1] += ")"
+                out += [*test, "        return asn1h_per_by_tables(w, t, v);",
                         "    if (!asn1h_per_put_bits(w, 1, 0))", "        return 0;"]
             for m in optional:
                 out.append(f"    preamble = preamble << 1 | (uint64_t)({self.present(m)} != 0);")
