@@ -99,7 +99,8 @@ typedef enum asn1h_code {
     ASN1H_ERR_FORM,         /* constructed form of a primitive type, or the reverse */
     ASN1H_ERR_VALUE,        /* malformed contents (BOOLEAN length, empty INTEGER, ...) */
     ASN1H_ERR_CONSTRAINT,   /* a value outside the range of its C type or constraint */
-    ASN1H_ERR_NOT_DER,      /* strict DER mode: a valid BER but non-canonical encoding */
+    ASN1H_ERR_NOT_DER,      /* strict DER mode (or CANONICAL-PER decoding): a valid
+                               but non-canonical encoding */
     ASN1H_ERR_TRAILING,     /* data left inside a constructed value that should be empty */
     ASN1H_ERR_DEPTH,        /* nesting deeper than the limit */
     ASN1H_ERR_MEMORY,       /* the arena's limit is reached */
@@ -549,10 +550,20 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
                             asn1h_error *err);
 asn1h_code asn1h_encode_per(const asn1h_type *type, const void *value, unsigned variant,
                             uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
+/* Decoding that refuses what CANONICAL-PER would not write: a SET OF whose elements are
+ * not in ascending order of their encodings (ASN1H_ERR_NOT_DER; asn1h_decode_per takes
+ * any order, BASIC-PER's).  It encodes each element of every SET OF again to compare
+ * them, so a program that calls it links the PER encoder.  `compiled`: as below (the
+ * generated <spec>_decode_per_canonical passes the spec's). */
+struct asn1h_per_routines;
+asn1h_code asn1h_decode_per_canonical(const struct asn1h_per_routines *compiled,
+                                      const asn1h_type *type, void *value,
+                                      const uint8_t *buf, size_t len, unsigned variant,
+                                      asn1h_arena *arena, const asn1h_decode_opts *opts,
+                                      size_t *consumed, asn1h_error *err);
 /* The same with the compiled types' PER routines (asn1h_ber.h), which the generated
  * <spec>_decode_per and <spec>_encode_per pass: the two above walk the tables for every
  * type, so that a program that does not call these links no compiled PER routine. */
-struct asn1h_per_routines;
 asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
                                  const asn1h_type *type, void *value, const uint8_t *buf,
                                  size_t len, unsigned variant, asn1h_arena *arena,

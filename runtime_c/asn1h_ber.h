@@ -768,6 +768,9 @@ typedef struct asn1h_per_in {
     size_t pos, end;
     unsigned aligned;
     const struct asn1h_per_routines *compiled;  /* NULL: the tables for every type */
+    /* CANONICAL-PER (asn1h_decode_per_canonical): whether a decoded SET OF's elements are
+     * in order (0 after an error); NULL: any order */
+    int (*order)(struct asn1h_per_in *r, const asn1h_type *t, const void *v, size_t at);
 } asn1h_per_in;
 
 typedef struct asn1h_per_out {

@@ -1378,7 +1378,7 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     size_t size = asn1h_element_size(r->d->types, element);
     per_bounds b = bounds_of(r->d->spec, t);
     uint8_t *items = NULL;
-    size_t total = 0, n, i;
+    size_t total = 0, n, i, at = r->pos;
     int bounded, more;
     if (!dec_size_ext(r, &b, &bounded))
         return 0;
@@ -1399,7 +1399,7 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     ASN1H_COUNT_ITEMS(r->d, t->self, total);
     if (bounded && (total < b.size_lb || total > b.size_ub))
         return in_fail(r, ASN1H_ERR_CONSTRAINT);
-    return 1;
+    return !r->order || t->kind != ASN1H_SET_OF || r->order(r, t, v, at);
 }
 
 /* A compiled type's PER routines, or NULL (the tables do it).  The type's flag is
@@ -1555,11 +1555,13 @@ asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *
                                  consumed, err);
 }
 
-asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
-                                 const asn1h_type *type, void *value, const uint8_t *buf,
-                                 size_t len, unsigned variant, asn1h_arena *arena,
-                                 const asn1h_decode_opts *opts, size_t *consumed,
-                                 asn1h_error *err)
+static asn1h_code decode_per(const struct asn1h_per_routines *compiled,
+                             int (*order)(per_in *r, const asn1h_type *t, const void *v,
+                                          size_t at),
+                             const asn1h_type *type, void *value, const uint8_t *buf,
+                             size_t len, unsigned variant, asn1h_arena *arena,
+                             const asn1h_decode_opts *opts, size_t *consumed,
+                             asn1h_error *err)
 {
     asn1h_error local;
     asn1h_dec d;
@@ -1573,6 +1575,7 @@ asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
     r.end = len > SIZE_MAX / 8 ? SIZE_MAX & ~(size_t)7 : 8 * len;
     r.aligned = (variant & ASN1H_APER) != 0;
     r.compiled = compiled;
+    r.order = order;
     memset(value, 0, type->size);
     if (!dec_value(&r, type, value)) {
         if (err->code == ASN1H_OK)
@@ -1583,6 +1586,16 @@ asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
                                                at least (X.691 11.1) */
         *consumed = r.pos ? (r.pos + 7) / 8 : (len ? 1 : 0);
     return ASN1H_OK;
+}
+
+asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
+                                 const asn1h_type *type, void *value, const uint8_t *buf,
+                                 size_t len, unsigned variant, asn1h_arena *arena,
+                                 const asn1h_decode_opts *opts, size_t *consumed,
+                                 asn1h_error *err)
+{
+    return decode_per(compiled, NULL, type, value, buf, len, variant, arena, opts, consumed,
+                      err);
 }
 
 /* ---- Encoding ------------------------------------------------------------------------- */
@@ -2185,9 +2198,9 @@ typedef struct per_key {
     size_t bits, index;
 } per_key;
 
-static int key_compare(const void *a, const void *b)
+/* The order of two elements' encodings; 0 when they are the same. */
+static int key_order(const per_key *x, const per_key *y)
 {
-    const per_key *x = (const per_key *)a, *y = (const per_key *)b;
     size_t nx = (x->bits + 7) / 8, ny = (y->bits + 7) / 8, n = nx < ny ? nx : ny, i;
     int c = memcmp(x->octets, y->octets, n);
     if (c)
@@ -2198,19 +2211,24 @@ static int key_compare(const void *a, const void *b)
     for (i = n; i < ny; i++)
         if (y->octets[i])
             return -1;
-    if (x->bits != y->bits)
-        return x->bits < y->bits ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    return x->bits < y->bits ? -1 : x->bits > y->bits;
 }
 
-/* A copy of the elements in CANONICAL-PER's order (malloc'd: free it), or NULL after an
- * error.  The copy is shallow: encoding only reads it. */
-static uint8_t *canonical_order(per_out *w, const asn1h_member *element, const uint8_t *items,
-                                size_t size, size_t count)
+static int key_compare(const void *a, const void *b)
+{
+    const per_key *x = (const per_key *)a, *y = (const per_key *)b;
+    int c = key_order(x, y);
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The elements' own encodings, each measured then written alone into one malloc'd block
+ * of keys (free it), or NULL after an error. */
+static per_key *encode_alone(per_out *w, const asn1h_member *element, const uint8_t *items,
+                             size_t size, size_t count)
 {
     per_out alone = *w;
     per_key *keys;
-    uint8_t *octets, *sorted = NULL;
+    uint8_t *octets;
     size_t i, total = 0;
     if (count > SIZE_MAX / (sizeof *keys + size)
         || !(keys = (per_key *)malloc(count * sizeof *keys))) {
@@ -2228,9 +2246,9 @@ static uint8_t *canonical_order(per_out *w, const asn1h_member *element, const u
         total += (alone.pos + 7) / 8;
     }
     {
-        per_key *grown = (per_key *)realloc(keys, count * sizeof *keys + total);
-        if (!grown || !(sorted = (uint8_t *)malloc(count * size))) {
-            free(grown ? grown : keys);
+        per_key *grown = (per_key *)realloc(keys, count * sizeof *keys + (total ? total : 1));
+        if (!grown) {
+            free(keys);
             out_fail(w, ASN1H_ERR_MEMORY);
             return NULL;
         }
@@ -2248,16 +2266,65 @@ static uint8_t *canonical_order(per_out *w, const asn1h_member *element, const u
         keys[i].octets = octets + total;
         total += n;
     }
-    qsort(keys, count, sizeof *keys, key_compare);
-    for (i = 0; i < count; i++)
-        memcpy(sorted + i * size, items + keys[i].index * size, size);
-    free(keys);
-    return sorted;
+    return keys;
 failed:
     asn1h_path_push(w->e->err, NULL, i);
-    free(sorted);
     free(keys);
     return NULL;
+}
+
+/* A copy of the elements in CANONICAL-PER's order (malloc'd: free it), or NULL after an
+ * error.  The copy is shallow: encoding only reads it. */
+static uint8_t *canonical_order(per_out *w, const asn1h_member *element, const uint8_t *items,
+                                size_t size, size_t count)
+{
+    per_key *keys = encode_alone(w, element, items, size, count);
+    uint8_t *sorted = keys ? (uint8_t *)malloc(count * size) : NULL;
+    size_t i;
+    if (keys && !sorted)
+        out_fail(w, ASN1H_ERR_MEMORY);
+    if (sorted) {
+        qsort(keys, count, sizeof *keys, key_compare);
+        for (i = 0; i < count; i++)
+            memcpy(sorted + i * size, items + keys[i].index * size, size);
+    }
+    free(keys);
+    return sorted;
+}
+
+/* CANONICAL-PER decoding: a SET OF whose elements (decoded from bit `at` on) are not in
+ * the order the encoder writes them is refused with ASN1H_ERR_NOT_DER, at the first
+ * element out of order.  (Reached only through asn1h_decode_per_canonical, so that a
+ * program that decodes otherwise links no encoder.) */
+static int set_of_order(per_in *r, const asn1h_type *t, const void *v, size_t at)
+{
+    const asn1h_member *element = &r->d->spec->members[t->first];
+    size_t size = asn1h_element_size(r->d->types, element), count, i;
+    asn1h_enc e;
+    per_out w;
+    per_key *keys;
+    void *items;
+    asn1h_array_get(v, &items, &count);
+    if (count < 2)
+        return 1;
+    e.start = NULL;
+    e.err = r->d->err;
+    e.spec = r->d->spec;
+    e.types = r->d->types;
+    w.e = &e;
+    w.aligned = r->aligned;
+    w.canonical = 1;
+    w.compiled = r->compiled;
+    if (!(keys = encode_alone(&w, element, (const uint8_t *)items, size, count)))
+        return 0;
+    for (i = 1; i < count && key_order(&keys[i - 1], &keys[i]) <= 0; i++)
+        ;
+    free(keys);
+    if (i == count)
+        return 1;
+    asn1h_fail(r->d, ASN1H_ERR_NOT_DER, r->buf + at / 8);
+    asn1h_path_push(r->d->err, NULL, i);
+    return 0;
 }
 
 static int enc_list(per_out *w, const asn1h_type *t, const void *v)
@@ -2528,4 +2595,14 @@ asn1h_code asn1h_encode_per_with(const struct asn1h_per_routines *compiled,
     }
     *len = w.pos / 8;
     return ASN1H_OK;
+}
+
+asn1h_code asn1h_decode_per_canonical(const struct asn1h_per_routines *compiled,
+                                      const asn1h_type *type, void *value,
+                                      const uint8_t *buf, size_t len, unsigned variant,
+                                      asn1h_arena *arena, const asn1h_decode_opts *opts,
+                                      size_t *consumed, asn1h_error *err)
+{
+    return decode_per(compiled, set_of_order, type, value, buf, len, variant, arena, opts,
+                      consumed, err);
 }

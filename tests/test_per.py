@@ -665,7 +665,9 @@ def test_canonical_per_sorts_a_set_of_by_its_elements_encodings(variant):
     their own encodings, at every level: Bag's entries, and each entry's tags.  The
     expected octets are asn1tools' encoding of the value whose lists were put in that
     order from asn1tools' encodings of each element alone.  Without --canonical the
-    order received stays (BASIC-PER)."""
+    order received stays (BASIC-PER).  With --strict-der (<spec>_decode_per_canonical)
+    the converter reads the canonical octets and refuses the others, at either level:
+    through the tables and through the compiled SET OF routines."""
     import random
     s = spec("per")
     reference = s.reference[VARIANTS[variant]]
@@ -692,6 +694,15 @@ def test_canonical_per_sorts_a_set_of_by_its_elements_encodings(variant):
                                       "--canonical", "-", input=received, check=False)
             assert ours.returncode == 0, ours.stderr.decode()
             assert ours.stdout == expected, (mode, bag, ours.stdout.hex(), expected.hex())
+            # --strict-der: PER input out of CANONICAL-PER's order is refused
+            strict = s.builds[mode].run("-p", "PerTest.Bag", "-i", variant, "-o", variant,
+                                        "--strict-der", "-", input=expected, check=False)
+            assert strict.returncode == 0 and strict.stdout == expected, strict.stderr
+            if received != expected:
+                strict = s.builds[mode].run("-p", "PerTest.Bag", "-i", variant, "-o", variant,
+                                            "--strict-der", "-", input=received, check=False)
+                assert strict.returncode == 1 and b"not canonical" in strict.stderr, \
+                    (mode, strict.stderr)
     assert reordered >= 8                   # the order received was seldom canonical
 
 
