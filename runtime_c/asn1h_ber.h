@@ -798,6 +798,25 @@ int asn1h_per_addition_alternative(asn1h_per_in *r, const asn1h_type *t, void *v
 /* After an error: the member's name on its path; returns 0. */
 int asn1h_per_unwind(asn1h_per_in *r, const asn1h_member *m);
 
+/* A string member that a compiled routine reads and writes itself (emit/per_routines.py):
+ * a BIT STRING without named bits, an OCTET STRING, or a known-multiplier string whose
+ * alphabet is its type's own (no PER-visible FROM), its PER-visible size and alphabet
+ * worked out by the generator, as the tables' bounds_of and alphabet_of would. */
+#define ASN1H_PER_OCTETS     0u
+#define ASN1H_PER_BIT_STRING 1u
+#define ASN1H_PER_CHARACTERS 2u
+typedef struct asn1h_per_shape {
+    uint8_t form;                   /* ASN1H_PER_OCTETS, _BIT_STRING or _CHARACTERS */
+    uint8_t per;                    /* ASN1H_PER_SIZE, _SIZE_UB, _SIZE_EXT */
+    uint8_t unit, numeric;          /* characters: octets each in the C value; Numeric */
+    uint8_t bits[2], indexed[2];    /* characters: bits each, and whether they go as
+                                       indices, unaligned and aligned */
+    uint32_t lowest, count, largest;/* characters: the type's repertoire */
+    uint64_t size_lb, size_ub;
+} asn1h_per_shape;
+int asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
+int asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v);
+
 int asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
 int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);
 int asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);

@@ -881,37 +881,45 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
     return out ? out : (const uint8_t *)"";
 }
 
-static int dec_bits(per_in *r, const asn1h_type *t, asn1h_bits *v)
+static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_bits *v)
 {
-    per_bounds b = bounds_of(r->d->spec, t);
     size_t n;
     int bounded;
-    if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 1, NULL, &n)))
+    if (!dec_size_ext(r, b, &bounded) || !(v->buf = dec_items(r, b, bounded, 1, NULL, &n)))
         return 0;
     v->len = (n + 7) / 8;
     v->unused = (uint8_t)(v->len * 8 - n);
     return 1;
 }
 
+/* Octets (a NULL) or the characters of alphabet a, with their size. */
+static int dec_string(per_in *r, const per_bounds *b, const alphabet *a, asn1h_bytes *v)
+{
+    size_t n;
+    int bounded;
+    if (!dec_size_ext(r, b, &bounded)
+        || !(v->buf = dec_items(r, b, bounded, a ? a->bits : 8, a, &n)))
+        return 0;
+    v->len = n * (a ? a->unit : 1);
+    return 1;
+}
+
+static int dec_bits(per_in *r, const asn1h_type *t, asn1h_bits *v)
+{
+    per_bounds b = bounds_of(r->d->spec, t);
+    return dec_bit_string(r, &b, v);
+}
+
 static int dec_bytes(per_in *r, const asn1h_type *t, asn1h_bytes *v)
 {
     per_bounds b = bounds_of(r->d->spec, t);
     size_t n;
-    int bounded;
     if (known_multiplier(t->aux)) {
         alphabet a = alphabet_of(t, &b, r->aligned);
-        if (!dec_size_ext(r, &b, &bounded)
-            || !(v->buf = dec_items(r, &b, bounded, a.bits, &a, &n)))
-            return 0;
-        v->len = n * a.unit;
-        return 1;
+        return dec_string(r, &b, &a, v);
     }
-    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING)) {
-        if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 8, NULL, &n)))
-            return 0;
-        v->len = n;
-        return 1;
-    }
+    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING))
+        return dec_string(r, &b, NULL, v);
     /* OBJECT IDENTIFIER, RELATIVE-OID, the other strings, CONTAINING: octets, counted */
     if (!(v->buf = get_open(r, &n)))
         return 0;
@@ -1843,42 +1851,56 @@ static int enc_size_ext(per_out *w, const per_bounds *b, size_t n, int *bounded)
     return 1;
 }
 
-static int enc_bits(per_out *w, const asn1h_type *t, const asn1h_bits *v)
+/* A BIT STRING; with named bits, its trailing 0 bits go, down to the lower bound. */
+static int enc_bit_string(per_out *w, const per_bounds *b, unsigned named, const asn1h_bits *v)
 {
-    per_bounds b = bounds_of(w->e->spec, t);
     bit_items items;
     size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
     int bounded;
     items.buf = v->buf;
     items.have = n;
-    if (t->flags & ASN1H_T_NAMED_BITS) {    /* trailing 0 bits go, up to the lower bound */
+    if (named) {
         uint64_t bit = 0;
         while (n && (bit_item(&items, n - 1, &bit), !bit))
             n--;
-        if ((b.flags & ASN1H_PER_SIZE) && n < b.size_lb)
-            n = (size_t)b.size_lb;
+        if ((b->flags & ASN1H_PER_SIZE) && n < b->size_lb)
+            n = (size_t)b->size_lb;
     }
-    return enc_size_ext(w, &b, n, &bounded)
-        && enc_items(w, &b, bounded, 1, bit_item, &items, n);
+    return enc_size_ext(w, b, n, &bounded)
+        && enc_items(w, b, bounded, 1, bit_item, &items, n);
+}
+
+/* Octets (a NULL) or the characters of alphabet a, with their size. */
+static int enc_string(per_out *w, const per_bounds *b, const alphabet *a, const asn1h_bytes *v)
+{
+    char_items items;
+    int bounded;
+    if (!a)
+        return enc_size_ext(w, b, v->len, &bounded)
+            && enc_items(w, b, bounded, 8, NULL, v->buf, v->len);
+    if (v->len % a->unit)
+        return out_fail(w, ASN1H_ERR_VALUE);
+    items.a = a;
+    items.buf = v->buf;
+    return enc_size_ext(w, b, v->len / a->unit, &bounded)
+        && enc_items(w, b, bounded, a->bits, char_item, &items, v->len / a->unit);
+}
+
+static int enc_bits(per_out *w, const asn1h_type *t, const asn1h_bits *v)
+{
+    per_bounds b = bounds_of(w->e->spec, t);
+    return enc_bit_string(w, &b, (t->flags & ASN1H_T_NAMED_BITS) != 0, v);
 }
 
 static int enc_bytes(per_out *w, const asn1h_type *t, const asn1h_bytes *v)
 {
     per_bounds b = bounds_of(w->e->spec, t);
-    int bounded;
     if (known_multiplier(t->aux)) {
         alphabet a = alphabet_of(t, &b, w->aligned);
-        char_items items;
-        if (v->len % a.unit)
-            return out_fail(w, ASN1H_ERR_VALUE);
-        items.a = &a;
-        items.buf = v->buf;
-        return enc_size_ext(w, &b, v->len / a.unit, &bounded)
-            && enc_items(w, &b, bounded, a.bits, char_item, &items, v->len / a.unit);
+        return enc_string(w, &b, &a, v);
     }
     if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING))
-        return enc_size_ext(w, &b, v->len, &bounded)
-            && enc_items(w, &b, bounded, 8, NULL, v->buf, v->len);
+        return enc_string(w, &b, NULL, v);
     return put_open(w, v->buf, v->len);
 }
 
@@ -2443,6 +2465,36 @@ int asn1h_per_number(per_in *r, uint64_t range, uint64_t *v)
     return get_constrained(r, range, v);
 }
 
+/* A compiled routine's string: its bounds and alphabet from the generator's shape. */
+static void string_shape(const asn1h_per_shape *s, unsigned aligned, per_bounds *b,
+                         alphabet *a)
+{
+    b->flags = s->per;
+    b->lb = b->ub = 0;
+    b->size_lb = s->size_lb;
+    b->size_ub = s->size_ub;
+    b->chars = NULL;
+    b->nchars = 0;
+    a->chars = NULL;
+    a->nchars = 0;
+    a->lowest = s->lowest;
+    a->count = s->count;
+    a->largest = s->largest;
+    a->numeric = s->numeric;
+    a->unit = s->unit;
+    a->bits = s->bits[aligned != 0];
+    a->indexed = s->indexed[aligned != 0];
+}
+
+int asn1h_per_string(per_in *r, const asn1h_per_shape *s, void *v)
+{
+    per_bounds b;
+    alphabet a;
+    string_shape(s, r->aligned, &b, &a);
+    return s->form == ASN1H_PER_BIT_STRING ? dec_bit_string(r, &b, (asn1h_bits *)v)
+         : dec_string(r, &b, s->form == ASN1H_PER_CHARACTERS ? &a : NULL, (asn1h_bytes *)v);
+}
+
 int asn1h_per_member(per_in *r, const asn1h_member *m, void *base)
 {
     return dec_member(r, m, base);
@@ -2472,6 +2524,16 @@ int asn1h_per_put_bits(per_out *w, unsigned n, uint64_t v)
 int asn1h_per_put_number(per_out *w, uint64_t range, uint64_t v)
 {
     return put_constrained(w, range, v);
+}
+
+int asn1h_per_put_string(per_out *w, const asn1h_per_shape *s, const void *v)
+{
+    per_bounds b;
+    alphabet a;
+    string_shape(s, w->aligned, &b, &a);
+    return s->form == ASN1H_PER_BIT_STRING ? enc_bit_string(w, &b, 0, (const asn1h_bits *)v)
+         : enc_string(w, &b, s->form == ASN1H_PER_CHARACTERS ? &a : NULL,
+                      (const asn1h_bytes *)v);
 }
 
 int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)

@@ -39,15 +39,68 @@ class PerRoutines:
 
 @dataclass
 class _Inline:
-    """A member read and written inline: `kind` bool, null, or number (an INTEGER or
-    ENUMERATED whose value less `low` is a constrained whole number up to `range`);
-    `tests`: C conditions on the value `{acc}` that must hold to encode it inline."""
+    """A member read and written inline: `kind` bool, null, number (an INTEGER or
+    ENUMERATED whose value less `low` is a constrained whole number up to `range`), or
+    string (through asn1h_per_string with the asn1h_per_shape `shape`); `tests`: C
+    conditions on the value `{acc}` that must hold to encode it inline."""
     kind: str
     low: int = 0
     range: int = 0
     ctype: str = ""
     tests: tuple[str, ...] = ()
     extensible: bool = False        # an extension bit first: 0 inline, 1 by the tables
+    shape: str = ""                 # string: the asn1h_per_shape initializer
+
+
+# The repertoires of the known-multiplier strings by universal tag, as the tables'
+# alphabet_of (asn1h_per.c) has them: (lowest, count, largest, numeric); count 0 is 2^32.
+_REPERTOIRES = {18: (0, 11, ord("9"), 1), 19: (32, 74, ord("z"), 0), 22: (0, 128, 127, 0),
+                26: (32, 95, 126, 0), 30: (0, 65536, 65535, 0), 28: (0, 0, 0xFFFFFFFF, 0)}
+_UNITS = {30: 2, 28: 4}
+
+
+def _character_bits(count: int, largest: int, numeric: int, aligned: bool) -> tuple[int, int]:
+    """Bits per character and whether characters go as indices (X.691 30.5.2-30.5.4)."""
+    bits = ((count or 2**32) - 1).bit_length()
+    if aligned:                         # 1, 2, 4, 8, 16 or 32
+        bits = 1 << (bits - 1).bit_length() if bits > 1 else 1
+    return bits, int(bool(numeric) or (bits < 32 and largest >= 1 << bits))
+
+
+def _string_shape(t: TypeLayout) -> Optional[str]:
+    """The asn1h_per_shape of a string type that compiled routines read and write
+    themselves: a BIT STRING without named bits, an OCTET STRING that holds no open type,
+    a known-multiplier string without a PER-visible FROM; None for the others."""
+    per = t.per
+    kind = t.kind
+    if per is not None and per.chars:
+        return None
+    if kind == "ASN1H_BIT_STRING":
+        if "ASN1H_T_NAMED_BITS" in t.flags:
+            return None
+        form, chars = "ASN1H_PER_BIT_STRING", (0, 0, 0, 0)
+    elif kind == "ASN1H_BYTES" and t.universal == 4 and "ASN1H_T_CONTAINING" not in t.flags:
+        form, chars = "ASN1H_PER_OCTETS", (0, 0, 0, 0)
+    elif kind == "ASN1H_BYTES" and t.universal in _REPERTOIRES:
+        form, chars = "ASN1H_PER_CHARACTERS", _REPERTOIRES[t.universal]
+    else:
+        return None
+    flags, low, high = [], 0, 0
+    if per is not None and per.sizes is not None:
+        flags.append("ASN1H_PER_SIZE")
+        low, high = per.sizes[0], per.sizes[1]
+        if high is not None:
+            flags.append("ASN1H_PER_SIZE_UB")
+        if per.size_ext:
+            flags.append("ASN1H_PER_SIZE_EXT")
+    lowest, count, largest, numeric = chars
+    (ubits, uindexed), (abits, aindexed) = (
+        _character_bits(count, largest, numeric, aligned) for aligned in (False, True)) \
+        if form == "ASN1H_PER_CHARACTERS" else ((0, 0), (0, 0))
+    top = "UINT64_C(0x7FFFFFFFFFFFFFFF)" if high is None else f"UINT64_C({high})"
+    return (f"{{ {form}, {' | '.join(flags) or '0'}, {_UNITS.get(t.universal, 1)}, "
+            f"{numeric}, {{ {ubits}, {abits} }}, {{ {uindexed}, {aindexed} }}, "
+            f"{lowest}u, {count}u, {largest}u, UINT64_C({low}), {top} }}")
 
 
 def root_members(t: TypeLayout) -> list[MemberLayout]:
@@ -80,6 +133,12 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     if kind == Kind.NULL:
         return _Inline("null")
     member_type = layout.types[m.node_id]
+    if kind in (Kind.BIT_STRING, Kind.BYTES):
+        shape = _string_shape(member_type)
+        check = member_type.check
+        if shape is None or (check and not per_decides(check, member_type.per)):
+            return None                 # more than PER sees: asn1h_check judges it
+        return _Inline("string", shape=shape)
     storage, ctype = integer_storage(m.target)
     if kind == Kind.ENUMERATED:
         enum = layout.types[m.target.id]
@@ -108,20 +167,39 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
 
 
 def takes_inline(layout: Layout, m: MemberLayout) -> bool:
-    """Whether compiled PER routines read and write member m inline (the calibrated model's
-    PER class `inline`)."""
-    return _inline(layout, m) is not None
+    """Whether compiled PER routines read and write member m inline as a number, a BOOLEAN
+    or a NULL (the calibrated model's PER class `inline`; a string they read through
+    asn1h_per_string is in the class `generic`, as the calibration measured it)."""
+    how = _inline(layout, m)
+    return how is not None and how.kind != "string"
 
 
 def _literal(v: int) -> str:
     return "INT64_MIN" if v == -2**63 else f"INT64_C({v})"
 
 
+class _Shapes:
+    """The asn1h_per_shape objects of a spec's compiled string members, one per shape."""
+    def __init__(self, symbol: str):
+        self.symbol = symbol
+        self.names: dict[str, str] = {}
+
+    def name(self, initializer: str) -> str:
+        if initializer not in self.names:
+            self.names[initializer] = f"{self.symbol}_per_shape{len(self.names)}"
+        return self.names[initializer]
+
+    def definitions(self) -> list[str]:
+        return [f"static const asn1h_per_shape {name} = {init};"
+                for init, name in self.names.items()]
+
+
 class _Writer:
-    def __init__(self, layout: Layout, t: TypeLayout):
+    def __init__(self, layout: Layout, t: TypeLayout, shapes: _Shapes):
         self.layout = layout
         self.t = t
         self.members = t.members_ref
+        self.shapes = shapes
 
     def member(self, m: MemberLayout) -> str:
         return f"&{self.members}[{m.slot}]"
@@ -145,6 +223,9 @@ class _Writer:
         if how.kind == "bool":
             return [f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
                     f"{indent}{access} = x != 0;", f"{indent}{count}"]
+        if how.kind == "string":
+            return [f"{indent}if (!asn1h_per_string(r, &{self.shapes.name(how.shape)}, "
+                    f"&{access}))", f"{indent}    {fail}", f"{indent}{count}"]
         value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
         number = [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
                   f"{indent}    {fail}",
@@ -268,6 +349,9 @@ class _Writer:
         if how.kind == "bool":
             return [f"{indent}if (!asn1h_per_put_bits(w, 1, {access} != 0))",
                     f"{indent}    {fail}"]
+        if how.kind == "string":
+            return [f"{indent}if (!asn1h_per_put_string(w, &{self.shapes.name(how.shape)}, "
+                    f"&{access}))", f"{indent}    {fail}"]
         offset = (f"(uint64_t)((int64_t){access} - {_literal(how.low)})" if how.low
                   else f"(uint64_t){access}")
         number = f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset})"
@@ -384,18 +468,21 @@ def ranked_roots(roots: list[MemberLayout]) -> list[MemberLayout]:
     return sorted(roots, key=lambda m: (int(m.tags[0].cls), m.tags[0].number))
 
 
-def per_routines(layout: Layout, compiled: list[TypeLayout]) -> list[PerRoutines]:
-    """The PER routines of the compiled types that have them, after the tables."""
+def per_routines(layout: Layout, compiled: list[TypeLayout],
+                 symbol: str) -> tuple[list[PerRoutines], list[str]]:
+    """The PER routines of the compiled types that have them, after the tables, and the
+    definitions of the string shapes they use (`symbol`: the spec's C prefix)."""
     out = []
+    shapes = _Shapes(symbol)
     for t in compiled:
         if has_per_routines(layout, t):
-            writer = _Writer(layout, t)
+            writer = _Writer(layout, t, shapes)
             decoder, encoder = per_names(t)
             code = (writer.list_decoder(decoder) + [""] + writer.list_encoder(encoder)
                     if t.node.kind in _LISTS else
                     writer.decoder(decoder) + [""] + writer.encoder(encoder))
             out.append(PerRoutines(t, decoder, encoder, code))
-    return out
+    return out, shapes.definitions()
 
 
 def per_names(t: TypeLayout) -> tuple[str, str]:

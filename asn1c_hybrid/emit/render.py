@@ -114,6 +114,8 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
     fast = build_fast_paths(layout, fast_layouts[0], fast_layouts[1]) if fast_pdu else None
     # DEFAULT constants that a shared member table made redundant are not emitted
     used_defaults = {m.default for t in layout.types.values() for m in t.members if m.default}
+    routines, shapes = per_routines(layout, [t for t in descriptors
+                                             if t.compiled and t.node.alias_of is None], symbol)
     context = {
         "name": name,
         "version": __version__,
@@ -137,8 +139,8 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         # the BER routines (a build without BER has the PER ones alone)
         "compiled": [t for t in descriptors if t.compiled and t.node.alias_of is None
                      and layout.ber],
-        "per_routines": per_routines(layout, [t for t in descriptors
-                                              if t.compiled and t.node.alias_of is None]),
+        "per_routines": routines,
+        "per_shapes": shapes,
         "compiled_names": [t.node.id for t in descriptors
                            if t.compiled and t.node.alias_of is None],
         "definitions": layout.definitions,
