@@ -167,11 +167,9 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
 
 
 def takes_inline(layout: Layout, m: MemberLayout) -> bool:
-    """Whether compiled PER routines read and write member m inline as a number, a BOOLEAN
-    or a NULL (the calibrated model's PER class `inline`; a string they read through
-    asn1h_per_string is in the class `generic`, as the calibration measured it)."""
-    how = _inline(layout, m)
-    return how is not None and how.kind != "string"
+    """Whether compiled PER routines read and write member m themselves (the calibrated
+    model's PER class `inline`)."""
+    return _inline(layout, m) is not None
 
 
 def _literal(v: int) -> str:

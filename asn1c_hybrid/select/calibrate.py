@@ -15,8 +15,10 @@ worst relative error is recorded in the file (`fit.held_out`).
 
 PER's coefficients are measured the same way with shapes of PER's two member classes
 (`per_training_shapes`, `PER_HELD_OUT`: inline, an ENUMERATED, which compiled code reads
-as a constrained number; generic, an OCTET STRING or an unconstrained INTEGER, which the
-tables read), on the same values encoded in UPER (`per_message`, written here from
+as a constrained number, or in a SEQUENCE or SET every other one an OCTET STRING, which
+it reads through asn1h_per_string; generic, an unconstrained INTEGER, which the tables
+read), on the same values encoded in
+UPER (`per_message`, written here from
 X.691), by builds of UPER alone.  The driver checks that our encoder writes each PDU back
 as it was: a fault in either is an error.
 """
@@ -233,9 +235,11 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
         return node.id
 
     def member(name: str, cls: str, index: int, optional: bool = False) -> Component:
-        if shape.per:         # inline: an ENUMERATED (a constrained number, as most are);
-            # generic: an OCTET STRING or an INTEGER, by the tables
-            type_id = f"{M}.Enum" if cls == "inline" else (f"{M}.Str", f"{M}.Int")[index % 2]
+        if shape.per:         # inline: an ENUMERATED (a constrained number, as most are),
+            # and in a record every other one an OCTET STRING (asn1h_per_string), so that
+            # the class's coefficient is their mean; generic: an INTEGER, by the tables
+            string = index % 2 == 1 and shape.container in ("seq", "set")
+            type_id = f"{M}.Int" if cls != "inline" else f"{M}.Str" if string else f"{M}.Enum"
             return Component(name, type_id, (_ctx(index),), optional=optional)
         if cls == "inline":
             type_id = f"{M}.Str" if index % 2 == 0 else f"{M}.Int"
@@ -269,8 +273,8 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
         return node, (), alternatives
     cls = shape.members[0]
     if shape.per:
-        element = Component("", f"{M}.Enum" if cls == "inline" else f"{M}.Str",
-                            (universal(10 if cls == "inline" else 4),))
+        element = Component("", f"{M}.Enum" if cls == "inline" else f"{M}.Int",
+                            (universal(10 if cls == "inline" else 2),))
         node = Node(target, Kind.SEQUENCE_OF, "SEQUENCE OF", tags=(universal(16),),
                     element=element)
         return node, node.tags, alternatives

@@ -42,7 +42,8 @@ come from the frequency source: see `value_features`.
 
 PER has a second set, measured the same way on UPER messages: its compiled routines
 take other paths, so a member's class there is `inline` (a BOOLEAN, NULL, or INTEGER or
-ENUMERATED read inline as a constrained number: emit/per_routines.py) or `generic`
+ENUMERATED read inline as a constrained number, or a string read through
+asn1h_per_string: emit/per_routines.py) or `generic`
 (anything else: the tables' member routine, or the member type's own routine through
 it).  PER reads a SET's members in order and a CHOICE's index as a number, so the
 position features are 0 there.  A build without BER (whose routines are PER's alone) is
