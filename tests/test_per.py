@@ -395,6 +395,97 @@ def test_extensible_enumerations_are_inline_in_compiled_routines(tmp_path):
                     (mode, ours, value)
 
 
+NOTES = """Notes DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Note ::= SEQUENCE {
+    level   INTEGER (0..7, ...),
+    id      OCTET STRING (SIZE (1..8)),
+    flags   BIT STRING (SIZE (3)),
+    text    IA5String (SIZE (0..20)),
+    digits  NumericString,
+    wide    BMPString OPTIONAL,
+    code    VisibleString (SIZE (4)),
+    names   SEQUENCE (SIZE (0..3)) OF PrintableString
+}
+END
+"""
+
+MEMBER_COUNTER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "asn1h_ber.h"
+static unsigned long members, strings;
+int __real_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
+int __real_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
+int __real_asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
+int __real_asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v);
+int __wrap_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
+int __wrap_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
+int __wrap_asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
+int __wrap_asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v);
+int __wrap_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base)
+{ members++; return __real_asn1h_per_member(r, m, base); }
+int __wrap_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base)
+{ members++; return __real_asn1h_per_put_member(w, m, base); }
+int __wrap_asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v)
+{ strings++; return __real_asn1h_per_string(r, s, v); }
+int __wrap_asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v)
+{ strings++; return __real_asn1h_per_put_string(w, s, v); }
+static void report(void) { fprintf(stderr, "members %lu strings %lu\n", members, strings); }
+__attribute__((constructor)) static void start(void) { atexit(report); }
+"""
+
+
+def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_path):
+    """A compiled SEQUENCE reads and writes its BIT STRING, OCTET STRING and known-
+    multiplier string members through asn1h_per_string with the shape the generator
+    works out (sizes, bits per character, indices), and an extensible INTEGER's root
+    values inline; values outside the root go to the tables.  Every build writes what
+    asn1tools writes in both variants, and the compiled one hands none of these members
+    to the tables while they are in their roots."""
+    module = tmp_path / "Notes.asn"
+    module.write_text(NOTES)
+    reference = {codec: asn1tools.compile_files([str(module)], codec)
+                 for codec in ("der", "uper", "per")}
+    counter = tmp_path / "counter.c"
+    counter.write_text(MEMBER_COUNTER)
+    programs = {}
+    for mode in MODES:
+        out = tmp_path / mode
+        cbuild.generate([module], out, "--name", "spec", "--converter", *specbuilds.MODES[mode])
+        programs[mode] = out / "converter.bin"
+        cbuild.run(["gcc", *cbuild.STRICT, *specbuilds.FLAGS, "-I", out, "-I", cbuild.RUNTIME,
+                    out / "spec.c", out / "converter" / "spec_converter.c", counter,
+                    cbuild.runtime_library("gcc", specbuilds.FLAGS), "-lm",
+                    "-Wl,--wrap=asn1h_per_member,--wrap=asn1h_per_put_member,"
+                    "--wrap=asn1h_per_string,--wrap=asn1h_per_put_string", "-o",
+                    programs[mode]])
+    values = [{"level": level, "id": b"\x00\xff" * (1 + k % 4), "flags": (b"\xa0", 3),
+               "text": "x" * (k * 3 % 21), "digits": "12 34"[:k % 6], "code": "AbC?",
+               "names": ["Name", "O'Neil (2)"][:k % 3],
+               **({"wide": "\u20ac uro"} if k % 2 else {})}
+              for k, level in enumerate([0, 7, 3, 8, -1, 100000, 5])]
+    for value in values:
+        der = reference["der"].encode("Note", value)
+        in_root = 0 <= value["level"] <= 7
+        for ours, codec in VARIANTS.items():
+            per = reference[codec].encode("Note", value)
+            for mode, program in programs.items():
+                args = [str(program), "-p", "Notes.Note", "-i"]
+                out = cbuild.subprocess.run(args + ["ber", "-o", ours, "-"], input=der,
+                                            capture_output=True)
+                back = cbuild.subprocess.run(args + [ours, "-o", "der", "-"], input=per,
+                                             capture_output=True)
+                assert out.stdout == per and back.stdout == der, (mode, ours, value)
+                calls = [int(x) for x in back.stderr.split()[-3::2]]
+                if mode == "compiled":
+                    # 5 or 6 strings, and the names, read by their shapes; the list of
+                    # names by its own routine, through asn1h_per_member (1)
+                    strings = 5 + ("wide" in value) + len(value["names"])
+                    assert calls == [1 if in_root else 2, strings], calls
+                elif mode == "interpreted":
+                    assert calls == [0, 0], calls
+
+
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
 def clean_failure(result) -> bool:
     """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""

@@ -6,8 +6,12 @@ They do inline what the generator knows: the extension bit, the preamble of the 
 and DEFAULT members read or written as one number, the rank of each root alternative, and
 the members of the common kinds (BOOLEAN, NULL, and INTEGER and ENUMERATED whose
 PER-visible constraint is all their constraint), with their bounds as constants; an
-extensible one inline while it is in its root, by the tables (from its extension bit)
-otherwise.  Every
+extensible one inline while it is in its root (an extensible INTEGER, stored as a big
+number, while it holds no big one), by the tables (from its extension bit) otherwise.
+BIT STRING (without named bits), OCTET STRING and the known-multiplier strings without a
+PER-visible FROM go through asn1h_per_string and asn1h_per_put_string, with a shape of
+their sizes and characters worked out here, as the tables' bounds_of and alphabet_of
+would at run time.  Every
 other member goes through asn1h_per_member (the tables, or its own type's compiled
 routine), and extension additions through the tables, so that a compiled type and an
 interpreted one call each other at every level, as in BER.  A list's count goes through
@@ -50,6 +54,7 @@ class _Inline:
     tests: tuple[str, ...] = ()
     extensible: bool = False        # an extension bit first: 0 inline, 1 by the tables
     shape: str = ""                 # string: the asn1h_per_shape initializer
+    field: str = ""                 # number: ".v" of a big one (asn1h_int)
 
 
 # The repertoires of the known-multiplier strings by universal tag, as the tables'
@@ -149,13 +154,17 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
             return None
         return _Inline("number", 0, root - 1, ctype, (f"(uint64_t){{acc}} <= {root - 1}u",),
                        extensible)
-    if kind != Kind.INTEGER or storage not in STORAGE_RANGES:
+    # an extensible INTEGER is stored as a big number (asn1h_int): its root inline, as
+    # `v`, while `big` is NULL
+    big = storage == "ASN1H_INT_BIG"
+    if kind != Kind.INTEGER or (storage not in STORAGE_RANGES and not big):
         return None
     per, check = member_type.per, member_type.check
-    if per is None or per.values is None or per.sizes or per.chars:
+    if per is None or per.values is None or per.sizes or per.chars or \
+            (big and not per.value_ext):
         return None
     low, high = per.values
-    c_low, c_high = STORAGE_RANGES[storage]
+    c_low, c_high = (-2**63, 2**63 - 1) if big else STORAGE_RANGES[storage]
     if low is None or high is None or not (c_low <= low <= high <= min(c_high, 2**63 - 1)):
         return None
     if check and not per_decides(check, per):
@@ -163,7 +172,10 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
     literal = (lambda v: f"UINT64_C({v})") if ctype == "uint64_t" else _literal
     tests = ([f"{{acc}} >= {literal(low)}"] if low > c_low else []) + \
             ([f"{{acc}} <= {literal(high)}"] if high < c_high else [])
-    return _Inline("number", low, high - low, ctype, tuple(tests), bool(per.value_ext))
+    if big:
+        tests = ["{acc}.big == NULL"] + [t.replace("{acc}", "{acc}.v") for t in tests]
+    return _Inline("number", low, high - low, "int64_t" if big else ctype, tuple(tests),
+                   bool(per.value_ext), field=".v" if big else "")
 
 
 def takes_inline(layout: Layout, m: MemberLayout) -> bool:
@@ -227,7 +239,7 @@ class _Writer:
         value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
         number = [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
                   f"{indent}    {fail}",
-                  f"{indent}{access} = ({how.ctype})({value});", f"{indent}{count}"]
+                  f"{indent}{access}{how.field} = ({how.ctype})({value});", f"{indent}{count}"]
         if not how.extensible:
             return number
         # outside the root: the extension bit again, and the rest, by the tables
@@ -350,8 +362,8 @@ class _Writer:
         if how.kind == "string":
             return [f"{indent}if (!asn1h_per_put_string(w, &{self.shapes.name(how.shape)}, "
                     f"&{access}))", f"{indent}    {fail}"]
-        offset = (f"(uint64_t)((int64_t){access} - {_literal(how.low)})" if how.low
-                  else f"(uint64_t){access}")
+        offset = (f"(uint64_t)((int64_t){access}{how.field} - {_literal(how.low)})" if how.low
+                  else f"(uint64_t){access}{how.field}")
         number = f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset})"
         # an extensible one in its root: an extension bit of 0 first
         put = ([f"{indent}if (!asn1h_per_put_bits(w, 1, 0)", f"{indent}    || {number})"]
