@@ -769,7 +769,8 @@ typedef struct asn1h_per_in {
     unsigned aligned;
     const struct asn1h_per_routines *compiled;  /* NULL: the tables for every type */
     /* CANONICAL-PER (asn1h_decode_per_canonical): whether a decoded SET OF's elements are
-     * in order (0 after an error); NULL: any order */
+     * in order (0 after an error), asked once the tables or its compiled routine have
+     * read it; NULL: any order */
     int (*order)(struct asn1h_per_in *r, const asn1h_type *t, const void *v, size_t at);
 } asn1h_per_in;
 

@@ -881,7 +881,7 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
     return out ? out : (const uint8_t *)"";
 }
 
-static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_bits *v)
+ASN1H_NOINLINE static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_bits *v)
 {
     size_t n;
     int bounded;
@@ -893,7 +893,7 @@ static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_bits *v)
 }
 
 /* Octets (a NULL) or the characters of alphabet a, with their size. */
-static int dec_string(per_in *r, const per_bounds *b, const alphabet *a, asn1h_bytes *v)
+ASN1H_NOINLINE static int dec_string(per_in *r, const per_bounds *b, const alphabet *a, asn1h_bytes *v)
 {
     size_t n;
     int bounded;
@@ -904,22 +904,41 @@ static int dec_string(per_in *r, const per_bounds *b, const alphabet *a, asn1h_b
     return 1;
 }
 
+/* The tables' strings.  They repeat dec_bit_string's and dec_string's few lines, which
+ * stay out of line for asn1h_per_string: called from here, those cost the interpreter
+ * 250 instructions per X.400 PDU in UPER, and inlined into asn1h_per_string (as gcc does
+ * with a function called once) the compiled routines 460 (callgrind). */
 static int dec_bits(per_in *r, const asn1h_type *t, asn1h_bits *v)
 {
     per_bounds b = bounds_of(r->d->spec, t);
-    return dec_bit_string(r, &b, v);
+    size_t n;
+    int bounded;
+    if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 1, NULL, &n)))
+        return 0;
+    v->len = (n + 7) / 8;
+    v->unused = (uint8_t)(v->len * 8 - n);
+    return 1;
 }
 
 static int dec_bytes(per_in *r, const asn1h_type *t, asn1h_bytes *v)
 {
     per_bounds b = bounds_of(r->d->spec, t);
     size_t n;
+    int bounded;
     if (known_multiplier(t->aux)) {
         alphabet a = alphabet_of(t, &b, r->aligned);
-        return dec_string(r, &b, &a, v);
+        if (!dec_size_ext(r, &b, &bounded)
+            || !(v->buf = dec_items(r, &b, bounded, a.bits, &a, &n)))
+            return 0;
+        v->len = n * a.unit;
+        return 1;
     }
-    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING))
-        return dec_string(r, &b, NULL, v);
+    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING)) {
+        if (!dec_size_ext(r, &b, &bounded) || !(v->buf = dec_items(r, &b, bounded, 8, NULL, &n)))
+            return 0;
+        v->len = n;
+        return 1;
+    }
     /* OBJECT IDENTIFIER, RELATIVE-OID, the other strings, CONTAINING: octets, counted */
     if (!(v->buf = get_open(r, &n)))
         return 0;
@@ -1386,7 +1405,7 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     size_t size = asn1h_element_size(r->d->types, element);
     per_bounds b = bounds_of(r->d->spec, t);
     uint8_t *items = NULL;
-    size_t total = 0, n, i, at = r->pos;
+    size_t total = 0, n, i;
     int bounded, more;
     if (!dec_size_ext(r, &b, &bounded))
         return 0;
@@ -1407,7 +1426,7 @@ static int dec_list(per_in *r, const asn1h_type *t, void *v)
     ASN1H_COUNT_ITEMS(r->d, t->self, total);
     if (bounded && (total < b.size_lb || total > b.size_ub))
         return in_fail(r, ASN1H_ERR_CONSTRAINT);
-    return !r->order || t->kind != ASN1H_SET_OF || r->order(r, t, v, at);
+    return 1;
 }
 
 /* A compiled type's PER routines, or NULL (the tables do it).  The type's flag is
@@ -1474,6 +1493,10 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
         if (!ok || t->kind == ASN1H_CHOICE || t->kind == ASN1H_SEQUENCE
             || t->kind == ASN1H_SET)
             return ok;
+        /* CANONICAL-PER: a SET OF's order, by the tables or its compiled routine */
+        if (ASN1H_UNLIKELY(r->order != NULL) && t->kind == ASN1H_SET_OF
+            && !r->order(r, t, v, at))
+            return 0;
         break;
     default:
         return in_fail(r, ASN1H_ERR_VALUE);
@@ -1852,7 +1875,7 @@ static int enc_size_ext(per_out *w, const per_bounds *b, size_t n, int *bounded)
 }
 
 /* A BIT STRING; with named bits, its trailing 0 bits go, down to the lower bound. */
-static int enc_bit_string(per_out *w, const per_bounds *b, unsigned named, const asn1h_bits *v)
+ASN1H_INLINE int enc_bit_string(per_out *w, const per_bounds *b, unsigned named, const asn1h_bits *v)
 {
     bit_items items;
     size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
@@ -1871,7 +1894,7 @@ static int enc_bit_string(per_out *w, const per_bounds *b, unsigned named, const
 }
 
 /* Octets (a NULL) or the characters of alphabet a, with their size. */
-static int enc_string(per_out *w, const per_bounds *b, const alphabet *a, const asn1h_bytes *v)
+ASN1H_INLINE int enc_string(per_out *w, const per_bounds *b, const alphabet *a, const asn1h_bytes *v)
 {
     char_items items;
     int bounded;

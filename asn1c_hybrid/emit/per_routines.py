@@ -275,16 +275,10 @@ class _Writer:
                 # a number of more bits than the range needs may exceed it
                 end = ("    return 1;" if (high - low + 1) & (high - low) == 0 else
                        f"    return count <= {high - low}u || asn1h_per_out_of_bounds(r);")
-        # CANONICAL-PER decoding (asn1h_decode_per_canonical): a SET OF's order checked
-        order = (["    if (ASN1H_UNLIKELY(r->order != NULL) && !r->order(r, t, v, at))",
-                  "        return 0;"] if t.node.kind == Kind.SET_OF else [])
-        if order:
-            out.insert(5, "    size_t at = r->pos;")
         return out + ["    for (i = 0; i < v->count; i++) {",
                       f"        {m.ctype} *item = &v->items[i];",
                       "        (void)item;                         /* a NULL has nothing to store */",
-                      *self.decode_member(m, "        ", element=True), "    }", *order, end,
-                      "}"]
+                      *self.decode_member(m, "        ", element=True), "    }", end, "}"]
 
     def decoder(self, name: str) -> list[str]:
         t = self.t
