@@ -893,7 +893,8 @@ ASN1H_NOINLINE static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_b
 }
 
 /* Octets (a NULL) or the characters of alphabet a, with their size. */
-ASN1H_NOINLINE static int dec_string(per_in *r, const per_bounds *b, const alphabet *a, asn1h_bytes *v)
+ASN1H_NOINLINE static int dec_string(per_in *r, const per_bounds *b, const alphabet *a,
+                                     asn1h_bytes *v)
 {
     size_t n;
     int bounded;
@@ -1689,7 +1690,8 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
         root = (big ? n == 9 && octets[0] == 0 : x >= 0) && u >= (uint64_t)b.lb
             && u <= (uint64_t)b.ub;
     } else {
-        root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
+        root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb)
+                       && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
                     : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
     }
     if (b.flags & ASN1H_PER_VALUE_EXT) {
@@ -1875,7 +1877,8 @@ static int enc_size_ext(per_out *w, const per_bounds *b, size_t n, int *bounded)
 }
 
 /* A BIT STRING; with named bits, its trailing 0 bits go, down to the lower bound. */
-ASN1H_INLINE int enc_bit_string(per_out *w, const per_bounds *b, unsigned named, const asn1h_bits *v)
+ASN1H_INLINE int enc_bit_string(per_out *w, const per_bounds *b, unsigned named,
+                                const asn1h_bits *v)
 {
     bit_items items;
     size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
@@ -1894,7 +1897,8 @@ ASN1H_INLINE int enc_bit_string(per_out *w, const per_bounds *b, unsigned named,
 }
 
 /* Octets (a NULL) or the characters of alphabet a, with their size. */
-ASN1H_INLINE int enc_string(per_out *w, const per_bounds *b, const alphabet *a, const asn1h_bytes *v)
+ASN1H_INLINE int enc_string(per_out *w, const per_bounds *b, const alphabet *a,
+                            const asn1h_bytes *v)
 {
     char_items items;
     int bounded;
@@ -2291,7 +2295,7 @@ static per_key *encode_alone(per_out *w, const asn1h_member *element, const uint
         total += (alone.pos + 7) / 8;
     }
     {
-        per_key *grown = (per_key *)realloc(keys, count * sizeof *keys + (total ? total : 1));
+        per_key *grown = (per_key *)realloc(keys, count * sizeof *keys + total);
         if (!grown) {
             free(keys);
             out_fail(w, ASN1H_ERR_MEMORY);
@@ -2357,6 +2361,8 @@ static int set_of_order(per_in *r, const asn1h_type *t, const void *v, size_t at
     e.spec = r->d->spec;
     e.types = r->d->types;
     w.e = &e;
+    w.buf = NULL;
+    w.pos = w.cap = 0;
     w.aligned = r->aligned;
     w.canonical = 1;
     w.compiled = r->compiled;
