@@ -648,12 +648,44 @@ static int store_int(per_in *r, const asn1h_type *t, void *v, const uint8_t *oct
     return 1;
 }
 
+/* A big number from a constrained number: x, or, when t's bounds reach above INT64_MAX
+ * (up to UINT64_MAX, from a lower bound >= 0) and x is negative as an int64_t, the
+ * number x + 2^64, as its octets: 00, then 8.  Out of store_number's way, so that the
+ * usual numbers pay nothing for it. */
+ASN1H_NOINLINE static int store_big(asn1h_dec *d, const uint8_t *buf, const asn1h_type *t,
+                                    asn1h_int *v, int64_t x, size_t at)
+{
+    per_bounds b = bounds_of(d->spec, t);
+    uint8_t *octets;
+    unsigned i;
+    if (!((b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB) && b.ub < b.lb)) {
+        v->v = x;
+        return 1;
+    }
+    if (!(octets = (uint8_t *)asn1h_arena_alloc(d->arena, 9))) {
+        asn1h_fail(d, ASN1H_ERR_MEMORY, buf + at / 8);
+        return 0;
+    }
+    for (i = 0; i < 9; i++)
+        octets[i] = (uint8_t)(i ? (uint64_t)x >> (8 * (8 - i)) : 0);
+    if (!asn1h_dec_int(d, t, octets, octets + 9, v)) {
+        d->err->offset = at / 8;
+        return 0;
+    }
+    return 1;
+}
+
 /* Stores a number into the C storage of an INTEGER or ENUMERATED, as BER decoding would
- * (refused, at the number's first bit, when the storage cannot hold it). */
-static int store_number(per_in *r, const asn1h_type *t, void *v, int64_t x, size_t at)
+ * (refused, at the number's first bit, when the storage cannot hold it).  A number from
+ * bounds that reach above INT64_MAX comes as its int64_t pattern, negative above it; only
+ * uint64_t and big numbers hold those (and a uint64_t holds nothing negative: its
+ * bounds start at 0 or more). */
+ASN1H_INLINE int store_number(per_in *r, const asn1h_type *t, void *v, int64_t x, size_t at)
 {
     switch (asn1h_storage(t)) {
     case ASN1H_INT_BIG:
+        if (ASN1H_UNLIKELY(x < 0))
+            return store_big(r->d, r->buf, t, (asn1h_int *)v, x, at);
         ((asn1h_int *)v)->v = x;
         return 1;
     case ASN1H_INT_I8:
@@ -684,7 +716,6 @@ static int store_number(per_in *r, const asn1h_type *t, void *v, int64_t x, size
         *(int64_t *)v = x;
         return 1;
     default:
-        if (x < 0) break;
         *(uint64_t *)v = (uint64_t)x;
         return 1;
     }
@@ -705,15 +736,6 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
         if (!get_constrained(r, (uint64_t)b.ub - (uint64_t)b.lb, &off))
             return 0;
         x = (uint64_t)b.lb + off;
-        if (ASN1H_UNLIKELY(b.ub < b.lb) && x > INT64_MAX) {  /* up to UINT64_MAX */
-            uint8_t *octets = (uint8_t *)asn1h_arena_alloc(r->d->arena, 9);
-            unsigned i;
-            if (!octets)
-                return in_fail(r, ASN1H_ERR_MEMORY);
-            for (i = 0; i < 9; i++)             /* 00, then its 8 octets */
-                octets[i] = (uint8_t)(i ? x >> (8 * (8 - i)) : 0);
-            return store_int(r, t, v, octets, 9, at);
-        }
         return store_number(r, t, v, (int64_t)x, at);
     }
     if (!(octets = get_open(r, &n)))        /* counted octets, in fragments when long */
