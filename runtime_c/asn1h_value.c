@@ -18,7 +18,7 @@ const char *asn1h_strerror(asn1h_code code)
         "wrong primitive/constructed form",
         "malformed contents",
         "value out of range",
-        "not canonical (DER, CANONICAL-PER)",
+        "not canonical",
         "unexpected data after the last component",
         "nesting too deep",
         "memory limit reached",

@@ -154,7 +154,7 @@ def test_indefinite_lengths_as_in_the_papers_experiment(build):
     result = build.run("-p", f"{MODULE}.PersonnelRecord", "-o", "null", "--strict-der", "-",
                        input=ber, check=False)
     assert result.returncode == 1
-    assert b"-:1: PersonnelRecordModule.PersonnelRecord: not canonical (DER, CANONICAL-PER)" in result.stderr
+    assert b"-:1: PersonnelRecordModule.PersonnelRecord: not canonical" in result.stderr
 
 
 def test_mixed_builds_cross_the_boundary_both_ways():

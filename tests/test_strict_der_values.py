@@ -69,7 +69,7 @@ def test_non_canonical_forms_are_ber_but_not_der(converter, name):
     assert decode(converter, NOT_DER[name]).returncode == 0
     strict = decode(converter, NOT_DER[name], "--strict-der")
     assert strict.returncode == 1
-    assert b"not canonical (DER, CANONICAL-PER)" in strict.stderr
+    assert b"not canonical" in strict.stderr
 
 
 @pytest.mark.parametrize("name", sorted(CANONICAL))
