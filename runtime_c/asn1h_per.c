@@ -1703,18 +1703,17 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
     } else {
         integer_value(t, v, &x, &big, &octets, &n, scratch);
     }
+    root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb) && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
+                : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
     u = (uint64_t)x;
-    if (ASN1H_UNLIKELY(b.ub < b.lb) && (b.flags & ASN1H_PER_LB) && (b.flags & ASN1H_PER_UB)) {
+    if (ASN1H_UNLIKELY(!root) && b.ub < b.lb && (b.flags & ASN1H_PER_LB)
+        && (b.flags & ASN1H_PER_UB)) {
         /* bounds up to UINT64_MAX (lb >= 0): the value as unsigned, 9 octets 00 ... */
         unsigned i;
         for (i = 1; big && n == 9 && octets[0] == 0 && i < 9; i++)
             u = u << 8 | octets[i];
         root = (big ? n == 9 && octets[0] == 0 : x >= 0) && u >= (uint64_t)b.lb
             && u <= (uint64_t)b.ub;
-    } else {
-        root = !big ? ((!(b.flags & ASN1H_PER_LB) || x >= b.lb)
-                       && (!(b.flags & ASN1H_PER_UB) || x <= b.ub))
-                    : !(octets[0] & 0x80) ? !(b.flags & ASN1H_PER_UB) : !(b.flags & ASN1H_PER_LB);
     }
     if (b.flags & ASN1H_PER_VALUE_EXT) {
         if (!put_bits(w, 1, !root))
