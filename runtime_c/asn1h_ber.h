@@ -656,6 +656,49 @@ static inline void asn1h_array_set(void *v, void *items, size_t count)
     memcpy((uint8_t *)v + sizeof(void *), &count, sizeof count);
 }
 
+/* The open types that a table constraint of SEQUENCE/SET t names, in its decoded value v,
+ * for BER (asn1h_received.c) and PER (asn1h_per.c), each with its own `resolve` (which
+ * decodes `open` as the type of its key's row, and when `lenient`, an OCTET STRING
+ * CONTAINING, leaves octets that do not decode raw): open types and OCTET STRINGs
+ * CONTAINING one, keyed by a member beside them; the elements of a list of open types
+ * keyed by a member beside the list (an Attribute's values).  Inline, so that each codec
+ * calls its own directly.  0 after an error, the member (and index) on the path. */
+typedef int asn1h_resolve_fn(void *ctx, const asn1h_type *t, const void *v,
+                             const asn1h_type *ot, asn1h_open *open, int lenient);
+static inline int asn1h_each_open_type(asn1h_dec *d, const asn1h_type *t, void *v,
+                                       asn1h_resolve_fn *resolve, void *ctx)
+{
+    unsigned i;
+    for (i = 0; i < t->count; i++) {
+        const asn1h_member *m = &d->spec->members[t->first + i];
+        const asn1h_type *mt = asn1h_member_type(d->types, m);
+        if (m->flags & ASN1H_M_POINTER)
+            continue;
+        if ((mt->kind == ASN1H_OPEN || (mt->flags & ASN1H_T_CONTAINING)) && mt->count) {
+            if (!resolve(ctx, t, v, mt, (asn1h_open *)((uint8_t *)v + m->offset),
+                         mt->kind != ASN1H_OPEN)) {
+                asn1h_unwind(d, m);
+                return 0;
+            }
+        } else if (mt->kind == ASN1H_SEQUENCE_OF || mt->kind == ASN1H_SET_OF) {
+            const asn1h_member *element = &d->spec->members[mt->first];
+            const asn1h_type *et = asn1h_member_type(d->types, element);
+            void *items;
+            size_t count, k;
+            if (et->kind != ASN1H_OPEN || !et->count || (element->flags & ASN1H_M_POINTER))
+                continue;
+            asn1h_array_get((uint8_t *)v + m->offset, &items, &count);
+            for (k = 0; k < count; k++)
+                if (!resolve(ctx, t, v, et, (asn1h_open *)items + k, 0)) {
+                    asn1h_unwind_index(d, k);
+                    asn1h_unwind(d, m);
+                    return 0;
+                }
+        }
+    }
+    return 1;
+}
+
 /* ---- Encoding (backwards from p) ----------------------------------------------------- */
 
 /* Returns (after recording ASN1H_ERR_BUFFER) unless n octets can be written below p. */

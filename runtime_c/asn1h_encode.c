@@ -383,8 +383,17 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
             return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return enc_bits(e, t, p, (const asn1h_bits *)v);
     case ASN1H_BYTES:
-        if (ASN1H_UNLIKELY(t->extra) && asn1h_constrained(t) && refused(e, t, v))
-            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
+        if (ASN1H_UNLIKELY(t->extra)) {
+            const asn1h_open *contained = (const asn1h_open *)v;
+            if (asn1h_constrained(t)) {
+                if (refused(e, t, v))
+                    return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
+            } else if (!contained->buf && contained->type && contained->value) {
+                /* CONTAINING (extra: its key): the octets as received, BER's, which may
+                 * not be DER's (a signature covers them); else the value's */
+                return asn1h_encode_tagged(e, contained->type, p, contained->value);
+            }
+        }
         if (t->aux == 23 || t->aux == 24)
             return enc_time(e, t, p, (const asn1h_bytes *)v);
         return asn1h_put_raw(e, p, ((const asn1h_bytes *)v)->buf, ((const asn1h_bytes *)v)->len);

@@ -1541,7 +1541,7 @@ static int dec_value(per_in *r, const asn1h_type *t, void *v)
 static const asn1h_type *open_row(const asn1h_dec *d, const asn1h_type *t, const void *v,
                                   const asn1h_type *ot)
 {
-    const asn1h_member *key = &d->spec->members[t->first + ot->extra];
+    const asn1h_member *key = &d->spec->members[t->first + ot->extra - 1];
     const asn1h_type *key_type = asn1h_member_type(d->types, key);
     asn1h_bytes k;
     uint8_t scratch[10];
@@ -1559,13 +1559,16 @@ static const asn1h_type *open_row(const asn1h_dec *d, const asn1h_type *t, const
 }
 
 /* The open type's octets hold one complete encoding (X.691 11.1: whole octets, and one
- * octet for an encoding of no bits). */
+ * octet for an encoding of no bits).  When `lenient` (OCTET STRING CONTAINING, as BER
+ * takes it), octets that do not decode as the table's type stay raw. */
 static int resolve_open(per_in *r, const asn1h_type *t, const void *v, const asn1h_type *ot,
-                        asn1h_open *open)
+                        asn1h_open *open, int lenient)
 {
     const asn1h_type *et = open->buf ? open_row(r->d, t, v, ot) : NULL;
     per_in sub = *r;
+    unsigned depth = r->d->depth;
     void *value;
+    int ok;
     if (!et)
         return 1;
     if (!(value = asn1h_arena_alloc(r->d->arena, et->size)))
@@ -1573,31 +1576,38 @@ static int resolve_open(per_in *r, const asn1h_type *t, const void *v, const asn
     sub.buf = open->buf;
     sub.pos = 0;
     sub.end = 8 * open->len;
-    if (!dec_value(&sub, et, value))
-        return 0;
-    if ((sub.pos ? (sub.pos + 7) / 8 : 1) != open->len) {
+    ok = dec_value(&sub, et, value);
+    if (ok && (sub.pos ? (sub.pos + 7) / 8 : 1) != open->len) {
         sub.pos = (sub.pos + 7) & ~(size_t)7;
-        return in_fail(&sub, ASN1H_ERR_TRAILING);
+        ok = in_fail(&sub, ASN1H_ERR_TRAILING);
     }
+    if (!ok && lenient && r->d->err->code != ASN1H_ERR_MEMORY) {
+        r->d->err->code = ASN1H_OK;         /* not of the table's type: raw */
+        r->d->err->depth = 0;
+        r->d->err->truncated = false;
+        r->d->depth = depth;
+        return 1;
+    }
+    if (!ok)
+        return 0;
     open->type = et;
     open->value = value;
+    if (lenient) {                          /* PER's octets: BER would write them raw */
+        open->buf = NULL;
+        open->len = 0;
+    }
     return 1;
 }
 
-static int resolve_open_types(per_in *r, const asn1h_type *t, void *v)
+static int resolve_per(void *r, const asn1h_type *t, const void *v, const asn1h_type *ot,
+                       asn1h_open *open, int lenient)
 {
-    unsigned i;
-    for (i = 0; i < t->count; i++) {
-        const asn1h_member *m = &r->d->spec->members[t->first + i];
-        const asn1h_type *mt = asn1h_member_type(r->d->types, m);
-        if ((m->flags & ASN1H_M_POINTER) || mt->kind != ASN1H_OPEN || !mt->count)
-            continue;
-        if (!resolve_open(r, t, v, mt, (asn1h_open *)((uint8_t *)v + m->offset))) {
-            asn1h_unwind(r->d, m);
-            return 0;
-        }
-    }
-    return 1;
+    return resolve_open((per_in *)r, t, v, ot, open, lenient);
+}
+
+ASN1H_NOINLINE static int resolve_open_types(per_in *r, const asn1h_type *t, void *v)
+{
+    return asn1h_each_open_type(r->d, t, v, resolve_per, r);
 }
 
 asn1h_code asn1h_decode_per(const asn1h_type *type, void *value, const uint8_t *buf,
@@ -1655,6 +1665,9 @@ asn1h_code asn1h_decode_per_with(const struct asn1h_per_routines *compiled,
 /* ---- Encoding ------------------------------------------------------------------------- */
 
 static int enc_value(per_out *w, const asn1h_type *t, const void *v);
+typedef int per_write_fn(per_out *w, const void *what, const void *v);
+static int enc_in_open(per_out *w, per_write_fn *fn, const void *what, const void *v);
+static int open_value_out(per_out *w, const void *what, const void *v);
 
 static int enc_member(per_out *w, const asn1h_member *m, const void *base)
 {
@@ -1947,8 +1960,13 @@ static int enc_bytes(per_out *w, const asn1h_type *t, const asn1h_bytes *v)
         alphabet a = alphabet_of(t, &b, w->aligned);
         return enc_string(w, &b, &a, v);
     }
-    if (t->aux == 4 && !(t->flags & ASN1H_T_CONTAINING))
-        return enc_string(w, &b, NULL, v);
+    if (t->aux == 4) {
+        const asn1h_open *contained = (const asn1h_open *)v;
+        if (!(t->flags & ASN1H_T_CONTAINING))
+            return enc_string(w, &b, NULL, v);
+        if (contained->type && contained->value)    /* resolved: the value, in PER */
+            return enc_in_open(w, open_value_out, contained->type, contained->value);
+    }
     return put_open(w, v->buf, v->len);
 }
 
@@ -1988,8 +2006,6 @@ static void set_bits(uint8_t *buf, size_t pos, unsigned n, uint64_t v)
  * contents move one octet on for a two-octet length.  Each open type is so written once,
  * where measuring it first would write a nest of open types (every 3GPP AP message) twice
  * per level. */
-typedef int per_write_fn(per_out *w, const void *what, const void *v);
-
 static int enc_in_open(per_out *w, per_write_fn *fn, const void *what, const void *v)
 {
     size_t start, bits, octets;
@@ -2505,13 +2521,30 @@ static int enc_value(per_out *w, const asn1h_type *t, const void *v)
 
 /* ---- For compiled routines (asn1h_ber.h) ---------------------------------------------- */
 
+/* What compiled routines read most, bits and numbers of range 1 to 254 (a bit-field in
+ * both variants, X.691 11.5.7.2), with eight octets of input left: one load, and no
+ * frame, the other cases being tail calls. */
 int asn1h_per_bits(per_in *r, unsigned n, uint64_t *v)
 {
+    if (ASN1H_LIKELY(n - 1 < 57 && (r->end >> 3) - (r->pos >> 3) >= 8)) {
+        *v = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        return 1;
+    }
     return get_bits(r, n, v);
 }
 
 int asn1h_per_number(per_in *r, uint64_t range, uint64_t *v)
 {
+    if (ASN1H_LIKELY(range - 1 < 254 && (r->end >> 3) - (r->pos >> 3) >= 8)) {
+        unsigned n = bit_length(range);
+        uint64_t x = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        *v = x;
+        if (ASN1H_LIKELY(x <= range))
+            return 1;
+        return in_fail(r, ASN1H_ERR_CONSTRAINT);
+    }
     return get_constrained(r, range, v);
 }
 
@@ -2545,9 +2578,34 @@ int asn1h_per_string(per_in *r, const asn1h_per_shape *s, void *v)
          : dec_string(r, &b, s->form == ASN1H_PER_CHARACTERS ? &a : NULL, (asn1h_bytes *)v);
 }
 
+/* Whether member m (of type t) of a compiled routine's type goes straight to its own
+ * compiled routine: a SEQUENCE, SET, CHOICE or SEQUENCE OF in place, after which the
+ * tables would have nothing to do (no open types to resolve, no constraint that PER
+ * leaves to asn1h_check, no CANONICAL-PER order).  The tables' dispatch on the kind was
+ * most of such a member's cost. */
+ASN1H_INLINE int to_compiled(const asn1h_spec *spec, const asn1h_member *m, const asn1h_type *t)
+{
+    return (t->flags & (ASN1H_T_PER_COMPILED | ASN1H_T_OPEN_MEMBERS)) == ASN1H_T_PER_COMPILED
+        && !(m->flags & ASN1H_M_POINTER)
+        && (t->kind == ASN1H_SEQUENCE || t->kind == ASN1H_SET || t->kind == ASN1H_CHOICE
+            || (t->kind == ASN1H_SEQUENCE_OF && !to_check(spec, t)));
+}
+
 int asn1h_per_member(per_in *r, const asn1h_member *m, void *base)
 {
-    return dec_member(r, m, base);
+    const asn1h_type *t = asn1h_member_type(r->d->types, m);
+    int ok;
+    if (!to_compiled(r->d->spec, m, t) || !r->compiled)
+        return dec_member(r, m, base);
+    ASN1H_COUNT(r->d, t->self);             /* as dec_value */
+    if (r->d->depth == 0)
+        ok = in_fail(r, ASN1H_ERR_DEPTH);
+    else {
+        r->d->depth--;
+        ok = r->compiled[t->aux - 1].decode(r, t, (uint8_t *)base + m->offset);
+        r->d->depth++;
+    }
+    return ok || asn1h_per_unwind(r, m);
 }
 
 int asn1h_per_unwind(per_in *r, const asn1h_member *m)
@@ -2568,11 +2626,17 @@ int asn1h_per_addition_alternative(per_in *r, const asn1h_type *t, void *v)
 
 int asn1h_per_put_bits(per_out *w, unsigned n, uint64_t v)
 {
-    return put_bits(w, n, v);
+    return put_bits_inline(w, n, v);
 }
 
 int asn1h_per_put_number(per_out *w, uint64_t range, uint64_t v)
 {
+    if (ASN1H_LIKELY(range - 1 < 254 && w->buf && (w->cap >> 3) - (w->pos >> 3) >= 8)) {
+        unsigned n = bit_length(range);     /* as asn1h_per_number */
+        asn1h_store_be64(w->buf + (w->pos >> 3), merged_word(w, n, v));
+        w->pos += n;
+        return 1;
+    }
     return put_constrained(w, range, v);
 }
 
@@ -2588,7 +2652,13 @@ int asn1h_per_put_string(per_out *w, const asn1h_per_shape *s, const void *v)
 
 int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)
 {
-    return enc_member(w, m, base);
+    const asn1h_type *t = asn1h_member_type(w->e->types, m);
+    if (!to_compiled(w->e->spec, m, t) || !w->compiled)
+        return enc_member(w, m, base);
+    if (w->compiled[t->aux - 1].encode(w, t, (const uint8_t *)base + m->offset))
+        return 1;
+    asn1h_enc_unwind(w->e, m);
+    return 0;
 }
 
 int asn1h_per_by_tables(per_out *w, const asn1h_type *t, const void *v)

@@ -6,14 +6,14 @@
 
 /* ---- Open types decoded through their table --------------------------------------- */
 
-/* Decodes `open` through the table of open type `ot`, whose key is member ot->extra of the
+/* Decodes `open` through the table of open type `ot`, whose key is member ot->extra - 1 of the
  * struct v of type t.  A key outside the table leaves the value raw; so does, when
  * `lenient`, a value that does not decode (OCTET STRING CONTAINING: CMS puts id-data's
  * octets in eContent as they are, where RFC 5912's table says an OCTET STRING's DER). */
 static const uint8_t *resolve_open(asn1h_dec *d, const asn1h_type *t, const void *v,
                                    const asn1h_type *ot, asn1h_open *open, int lenient)
 {
-    const asn1h_member *key = &d->spec->members[t->first + ot->extra];
+    const asn1h_member *key = &d->spec->members[t->first + ot->extra - 1];
     const asn1h_type *key_type = asn1h_member_type(d->types, key);
     asn1h_bytes key_bytes;
     uint8_t scratch[10];
@@ -57,35 +57,15 @@ static const uint8_t *resolve_open(asn1h_dec *d, const asn1h_type *t, const void
     return (const uint8_t *)v;
 }
 
+static int resolve_ber(void *d, const asn1h_type *t, const void *v, const asn1h_type *ot,
+                       asn1h_open *open, int lenient)
+{
+    return resolve_open((asn1h_dec *)d, t, v, ot, open, lenient) != NULL;
+}
+
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *v)
 {
-    unsigned i;
-    for (i = 0; i < t->count; i++) {
-        const asn1h_member *m = &d->spec->members[t->first + i];
-        const asn1h_type *mt = asn1h_member_type(d->types, m);
-        if (m->flags & ASN1H_M_POINTER)
-            continue;
-        if ((mt->kind == ASN1H_OPEN || (mt->flags & ASN1H_T_CONTAINING)) && mt->count) {
-            if (!resolve_open(d, t, v, mt, (asn1h_open *)((uint8_t *)v + m->offset),
-                              mt->kind != ASN1H_OPEN))
-                return asn1h_unwind(d, m);
-        } else if (mt->kind == ASN1H_SEQUENCE_OF || mt->kind == ASN1H_SET_OF) {
-            /* the values of an attribute: each element keyed by a member beside the list */
-            const asn1h_member *element = &d->spec->members[mt->first];
-            const asn1h_type *et = asn1h_member_type(d->types, element);
-            void *items;
-            size_t count, k;
-            if (et->kind != ASN1H_OPEN || !et->count || (element->flags & ASN1H_M_POINTER))
-                continue;
-            asn1h_array_get((uint8_t *)v + m->offset, &items, &count);
-            for (k = 0; k < count; k++)
-                if (!resolve_open(d, t, v, et, (asn1h_open *)items + k, 0)) {
-                    asn1h_unwind_index(d, k);
-                    return asn1h_unwind(d, m);
-                }
-        }
-    }
-    return (const uint8_t *)v;
+    return asn1h_each_open_type(d, t, v, resolve_ber, d) ? (const uint8_t *)v : NULL;
 }
 
 /* ---- Values kept as received (open types, unknown extensions) ----------------------

@@ -487,6 +487,23 @@ def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_p
 
 
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
+# A Message with a value of every kind, for the malformed-input tests.
+KINDS_MESSAGE = {"kinds": {
+    "flag": True, "nothing": None, "tiny": 1, "byteRange": -128, "wordRange": 65535,
+    "wide": 4294967295, "negative": -5000000000, "semi": 10**30, "free": -(10**20),
+    "extended": 99, "single": 42, "colour": "green", "size": "huge",
+    "fixedBits": (b"\xa0", 3), "longBits": (b"\xff\x0f\xf0", 20), "someBits": (b"\xaa", 7),
+    "anyBits": (b"\x55\x55", 16), "named": (b"\x84", 6), "pair": b"xy", "block": b"12345",
+    "someOctets": b"q" * 200, "anyOctets": b"z" * 130, "extOctets": b"long!",
+    "hex": "0A1B", "ia5": "ia5\x01", "numeric": "12 34", "printable": "Print (able)",
+    "visible": "vis!", "bmp": "\u4e2d\u6587", "utf8": "\u00e9t\u00e9", "oid": "1.3.6.1.4",
+    "list": [0, 255], "anyList": ["red", "blue"], "fixedList": [True, True],
+    "maybe": 3, "byDefault": 99, "pick": ("later", True),
+    "record": {"id": 16, "note": "n", "added": 7, "grouped": True, "extra": "x",
+               "after": "red"}},
+    "tail": [{"id": 1}]}
+
+
 def clean_failure(result) -> bool:
     """Exit 0, or exit 1 with one `file:offset: path: error` line and no sanitizer report."""
     text = result.stderr.decode(errors="replace")
@@ -500,20 +517,7 @@ def test_malformed_per_fails_cleanly(variant):
     """Every truncation and every flipped bit of a message, in every build: a value or a
     clear error, never a crash."""
     s = spec("per")
-    value = {"kinds": {
-        "flag": True, "nothing": None, "tiny": 1, "byteRange": -128, "wordRange": 65535,
-        "wide": 4294967295, "negative": -5000000000, "semi": 10**30, "free": -(10**20),
-        "extended": 99, "single": 42, "colour": "green", "size": "huge",
-        "fixedBits": (b"\xa0", 3), "longBits": (b"\xff\x0f\xf0", 20), "someBits": (b"\xaa", 7),
-        "anyBits": (b"\x55\x55", 16), "named": (b"\x84", 6), "pair": b"xy", "block": b"12345",
-        "someOctets": b"q" * 200, "anyOctets": b"z" * 130, "extOctets": b"long!",
-        "hex": "0A1B", "ia5": "ia5\x01", "numeric": "12 34", "printable": "Print (able)",
-        "visible": "vis!", "bmp": "\u4e2d\u6587", "utf8": "\u00e9t\u00e9", "oid": "1.3.6.1.4",
-        "list": [0, 255], "anyList": ["red", "blue"], "fixedList": [True, True],
-        "maybe": 3, "byDefault": 99, "pick": ("later", True),
-        "record": {"id": 16, "note": "n", "added": 7, "grouped": True, "extra": "x",
-                   "after": "red"}},
-        "tail": [{"id": 1}]}
+    value = KINDS_MESSAGE
     data = reference_per(s, "Message", value, variant)[0] or \
         s.run("interpreted", "Message", s.reference["der"].encode("Message", value), "ber",
               variant).stdout
@@ -530,6 +534,43 @@ def test_malformed_per_fails_cleanly(variant):
         for (_, _, given), result in zip(jobs, results):
             assert clean_failure(result), (mode, given.hex(), result.stderr.decode())
         assert all(r.returncode == 1 for r in results[:len(data) - 1])    # every cut
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_compiled_routines_report_malformed_per_as_the_tables_do(variant):
+    """A compiled build hands nested compiled types to their routines straight from their
+    parent's (asn1h_per_member): every truncation and every third flipped bit of a message
+    gives the same verdict, byte offset and path as the interpreted build, and the same
+    octets when it decodes; so does the CAM, whose types nest six deep."""
+    cases = []
+    s = spec("per")
+    data = reference_per(s, "Message", KINDS_MESSAGE, variant)[0] or \
+        s.run("interpreted", "Message", s.reference["der"].encode("Message", KINDS_MESSAGE),
+              "ber", variant).stdout
+    cases.append((s, "PerTest.Message", data))
+    sys.path.insert(0, str(cbuild.REPO))
+    from bench.per_messages import CAM
+    c = spec("cam")
+    cases.append((c, "CAM-PDU-Descriptions.CAM",
+                  c.run("interpreted", "CAM", c.reference["der"].encode("CAM", CAM), "ber",
+                        variant).stdout))
+    for s, pdu, data in cases:
+        inputs = [data[:cut] for cut in range(1, len(data))]
+        for k in range(0, 8 * len(data), 3):
+            flipped = bytearray(data)
+            flipped[k // 8] ^= 0x80 >> (k % 8)
+            inputs.append(bytes(flipped))
+        verdicts = {}
+        for mode in ("interpreted", "compiled"):
+            jobs = [(s.builds[mode], ("-p", pdu, "-i", variant, "-o", variant, "-"), given)
+                    for given in inputs]
+            verdicts[mode] = [(r.returncode, r.stdout, r.stderr)
+                              for r in specbuilds.run_many(jobs)]
+        differing = [i for i, (a, b) in enumerate(zip(verdicts["interpreted"],
+                                                      verdicts["compiled"])) if a != b]
+        assert not differing, (pdu, [(inputs[i].hex(), verdicts["interpreted"][i][2],
+                                      verdicts["compiled"][i][2]) for i in differing[:3]])
+        assert sum(v[0] == 1 for v in verdicts["compiled"]) >= len(data) - 1
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -698,6 +698,8 @@ class _Builder:
         if octet is None:
             return
         m.first_octet = octet
+        if self._containing(t):
+            return                  # generic: its encoder writes the contained value
         if t.kind == Kind.BYTES:
             m.strategy = {"OBJECT IDENTIFIER": "oid", "RELATIVE-OID": "oid", "UTCTime": "time",
                           "GeneralizedTime": "time"}.get(t.builtin, "bytes")

@@ -499,7 +499,7 @@ class _Builder:
             self.t.codecs.add("open_types")
             entry.first = len(self.t.open)
             entry.count = len(t.open_entries)
-            entry.extra = t.open_key_member      # (aux stays a BYTES type's universal tag)
+            entry.extra = t.open_key_member + 1  # never 0 (aux stays a BYTES type's universal tag)
             data = bytearray(self.t.data)
             for key, target in t.open_entries:
                 offset = data.find(key) if key else 0
