@@ -596,9 +596,9 @@ static int index_to_char(const alphabet *a, uint64_t k, uint32_t *c)
 static int dec_value(per_in *r, const asn1h_type *t, void *v);
 ASN1H_INLINE int resolve_open_types(per_in *r, const asn1h_type *t, void *v);
 
-static int dec_member(per_in *r, const asn1h_member *m, void *base)
+ASN1H_INLINE int dec_member_of(per_in *r, const asn1h_member *m, const asn1h_type *t,
+                               void *base)
 {
-    const asn1h_type *t = asn1h_member_type(r->d->types, m);
     void *v = (uint8_t *)base + m->offset;
     if (m->flags & ASN1H_M_POINTER) {
         void *p = asn1h_arena_alloc(r->d->arena, t->size);
@@ -612,6 +612,11 @@ static int dec_member(per_in *r, const asn1h_member *m, void *base)
         return 0;
     }
     return 1;
+}
+
+static int dec_member(per_in *r, const asn1h_member *m, void *base)
+{
+    return dec_member_of(r, m, asn1h_member_type(r->d->types, m), base);
 }
 
 /* out[0..w) = a + b, or a - b when `subtract` (a: n octets, b: a number, both two's
@@ -1698,9 +1703,9 @@ typedef int per_write_fn(per_out *w, const void *what, const void *v);
 static int enc_in_open(per_out *w, per_write_fn *fn, const void *what, const void *v);
 static int open_value_out(per_out *w, const void *what, const void *v);
 
-static int enc_member(per_out *w, const asn1h_member *m, const void *base)
+ASN1H_INLINE int enc_member_of(per_out *w, const asn1h_member *m, const asn1h_type *t,
+                               const void *base)
 {
-    const asn1h_type *t = asn1h_member_type(w->e->types, m);
     const void *v = (const uint8_t *)base + m->offset;
     if (m->flags & ASN1H_M_POINTER) {
         memcpy(&v, v, sizeof v);
@@ -1712,6 +1717,11 @@ static int enc_member(per_out *w, const asn1h_member *m, const void *base)
         return 0;
     }
     return 1;
+}
+
+static int enc_member(per_out *w, const asn1h_member *m, const void *base)
+{
+    return enc_member_of(w, m, asn1h_member_type(w->e->types, m), base);
 }
 
 /* An INTEGER's value: as a number when it fits 64 bits (*big 0), else its octets. */
@@ -2625,7 +2635,7 @@ int asn1h_per_member(per_in *r, const asn1h_member *m, void *base)
     const asn1h_type *t = asn1h_member_type(r->d->types, m);
     int ok;
     if (!to_compiled(r->d->spec, m, t) || !r->compiled)
-        return dec_member(r, m, base);
+        return dec_member_of(r, m, t, base);
     ASN1H_COUNT(r->d, t->self);             /* as dec_value */
     if (r->d->depth == 0)
         ok = in_fail(r, ASN1H_ERR_DEPTH);
@@ -2683,7 +2693,7 @@ int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)
 {
     const asn1h_type *t = asn1h_member_type(w->e->types, m);
     if (!to_compiled(w->e->spec, m, t) || !w->compiled)
-        return enc_member(w, m, base);
+        return enc_member_of(w, m, t, base);
     if (w->compiled[t->aux - 1].encode(w, t, (const uint8_t *)base + m->offset))
         return 1;
     asn1h_enc_unwind(w->e, m);
