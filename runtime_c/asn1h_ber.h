@@ -834,6 +834,10 @@ struct asn1h_per_routines {
 /* n bits (at most 64) into *v; a constrained whole number in [0, range] (X.691 11.5.7). */
 int asn1h_per_bits(asn1h_per_in *r, unsigned n, uint64_t *v);
 int asn1h_per_number(asn1h_per_in *r, uint64_t range, uint64_t *v);
+/* The next n bits (at most 57) into *v without taking them; 0, and no error, when fewer
+ * are left.  A compiled routine reads several fields at once with it, and goes the
+ * usual way when it cannot (so that an error is the one the tables give). */
+int asn1h_per_peek(asn1h_per_in *r, unsigned n, uint64_t *v);
 /* A member by the tables (or its type's compiled routine), its name on the error path. */
 int asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
 /* After an extension bit of 1: a SEQUENCE's additions; a CHOICE's alternative. */

@@ -238,6 +238,22 @@ static int get_constrained(per_in *r, uint64_t range, uint64_t *v)
     return 1;
 }
 
+/* get_constrained, with the usual case inline: a range of 1 to 254 (a bit-field in both
+ * variants) read with one load while eight octets are left. */
+ASN1H_INLINE int get_number(per_in *r, uint64_t range, uint64_t *v)
+{
+    if (ASN1H_LIKELY(range - 1 < 254 && (r->end >> 3) - (r->pos >> 3) >= 8)) {
+        unsigned n = bit_length(range);
+        uint64_t x = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
+        r->pos += n;
+        *v = x;
+        if (ASN1H_LIKELY(x <= range))
+            return 1;
+        return in_fail(r, ASN1H_ERR_CONSTRAINT);
+    }
+    return get_constrained(r, range, v);
+}
+
 /* X.691 11.9: a length determinant.  With an upper bound below 64K, a constrained whole
  * number; otherwise an octet (or two) that may announce a fragment of m * 16K, in which
  * case *more is set and another length follows the items. */
@@ -246,7 +262,7 @@ static int get_length(per_in *r, uint64_t lb, uint64_t ub, int bounded, size_t *
     uint64_t v;
     *more = 0;
     if (bounded && ub < 65536) {
-        if (!get_constrained(r, ub - lb, &v))
+        if (!get_number(r, ub - lb, &v))
             return 0;
         *n = (size_t)(lb + v);
         return 1;
@@ -332,8 +348,8 @@ ASN1H_INLINE uint64_t merged_word(const per_out *w, unsigned n, uint64_t v)
 {
     unsigned bit = (unsigned)(w->pos & 7);
     uint64_t x = (v << (64 - n)) >> bit;
-    if (bit)
-        x |= (uint64_t)(w->buf[w->pos >> 3] >> (8 - bit)) << (64 - bit);
+    if (bit)                                /* octet-aligned in APER, mostly: no load */
+        x |= (uint64_t)(w->buf[w->pos >> 3] & (0xFF00u >> bit)) << 56;  /* its first bits */
     return x;
 }
 
@@ -2573,18 +2589,23 @@ int asn1h_per_bits(per_in *r, unsigned n, uint64_t *v)
     return get_bits(r, n, v);
 }
 
+int asn1h_per_peek(per_in *r, unsigned n, uint64_t *v)
+{
+    size_t pos = r->pos;
+    if (ASN1H_LIKELY((r->end >> 3) - (pos >> 3) >= 8)) {
+        *v = asn1h_load_be64(r->buf + (pos >> 3)) << (pos & 7) >> (64 - n);
+        return 1;
+    }
+    if (n > r->end - pos)
+        return 0;
+    get_bits(r, n, v);                      /* near the end; cannot fail */
+    r->pos = pos;
+    return 1;
+}
+
 int asn1h_per_number(per_in *r, uint64_t range, uint64_t *v)
 {
-    if (ASN1H_LIKELY(range - 1 < 254 && (r->end >> 3) - (r->pos >> 3) >= 8)) {
-        unsigned n = bit_length(range);
-        uint64_t x = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7) >> (64 - n);
-        r->pos += n;
-        *v = x;
-        if (ASN1H_LIKELY(x <= range))
-            return 1;
-        return in_fail(r, ASN1H_ERR_CONSTRAINT);
-    }
-    return get_constrained(r, range, v);
+    return get_number(r, range, v);
 }
 
 /* A compiled routine's string: its bounds and alphabet from the generator's shape. */

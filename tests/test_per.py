@@ -16,7 +16,10 @@ ours.  Where the references disagree, X.691 decides:
   - asn1tools does not align an empty character string after its length in APER, where
     pycrate and X.691 30.5.7 do (and both do for bit and octet strings);
   - pycrate's APER encoder writes a stray 00 before the length of every extension
-    addition, which its own decoder refuses.
+    addition, which its own decoder refuses;
+  - asn1tools writes a CHOICE's addition that is a NULL as an open type of no octets,
+    where X.691 11.1 makes the complete encoding of an empty value one 0 octet (pycrate
+    and we write a length of 1, then a 0 octet).
 A BIT STRING with named bits goes to pycrate in canonical form (X.691 16.3): pycrate keeps
 the trailing 0 bits it is given.
 """
@@ -26,6 +29,7 @@ import glob
 import os
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import asn1tools
@@ -435,6 +439,41 @@ __attribute__((constructor)) static void start(void) { atexit(report); }
 """
 
 
+def counted_builds(tmp_path: Path, name: str, text: str, counter: str,
+                   wrapped: tuple[str, ...]) -> tuple[dict, dict]:
+    """Module `name` of `text`: asn1tools' DER, UPER and APER codecs of it, and its
+    converter in every build mode, linked with `counter`, whose wrappers of the runtime's
+    functions `wrapped` count their calls and print the counts on exit."""
+    module = tmp_path / f"{name}.asn"
+    module.write_text(text)
+    reference = {codec: asn1tools.compile_files([str(module)], codec)
+                 for codec in ("der", "uper", "per")}
+    source = tmp_path / "counter.c"
+    source.write_text(counter)
+    programs = {}
+    for mode in MODES:
+        out = tmp_path / mode
+        cbuild.generate([module], out, "--name", "spec", "--converter", *specbuilds.MODES[mode])
+        programs[mode] = out / "converter.bin"
+        cbuild.run(["gcc", *cbuild.STRICT, *specbuilds.FLAGS, "-I", out, "-I", cbuild.RUNTIME,
+                    out / "spec.c", out / "converter" / "spec_converter.c", source,
+                    cbuild.runtime_library("gcc", specbuilds.FLAGS), "-lm",
+                    "-Wl," + ",".join(f"--wrap={f}" for f in wrapped), "-o", programs[mode]])
+    return reference, programs
+
+
+def both_ways(program: Path, pdu: str, der: bytes, per: bytes, variant: str):
+    """`program` writes `der` as `per` in `variant` and reads `per` back as `der`: the
+    two runs, for their counts."""
+    args = [str(program), "-p", pdu, "-i"]
+    out = cbuild.subprocess.run(args + ["ber", "-o", variant, "-"], input=der,
+                                capture_output=True)
+    back = cbuild.subprocess.run(args + [variant, "-o", "der", "-"], input=per,
+                                 capture_output=True)
+    assert out.stdout == per and back.stdout == der, (program, variant, der.hex())
+    return out, back
+
+
 def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_path):
     """A compiled SEQUENCE reads and writes its BIT STRING, OCTET STRING and known-
     multiplier string members through asn1h_per_string with the shape the generator
@@ -442,23 +481,9 @@ def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_p
     values inline; values outside the root go to the tables.  Every build writes what
     asn1tools writes in both variants, and the compiled one hands none of these members
     to the tables while they are in their roots."""
-    module = tmp_path / "Notes.asn"
-    module.write_text(NOTES)
-    reference = {codec: asn1tools.compile_files([str(module)], codec)
-                 for codec in ("der", "uper", "per")}
-    counter = tmp_path / "counter.c"
-    counter.write_text(MEMBER_COUNTER)
-    programs = {}
-    for mode in MODES:
-        out = tmp_path / mode
-        cbuild.generate([module], out, "--name", "spec", "--converter", *specbuilds.MODES[mode])
-        programs[mode] = out / "converter.bin"
-        cbuild.run(["gcc", *cbuild.STRICT, *specbuilds.FLAGS, "-I", out, "-I", cbuild.RUNTIME,
-                    out / "spec.c", out / "converter" / "spec_converter.c", counter,
-                    cbuild.runtime_library("gcc", specbuilds.FLAGS), "-lm",
-                    "-Wl,--wrap=asn1h_per_member,--wrap=asn1h_per_put_member,"
-                    "--wrap=asn1h_per_string,--wrap=asn1h_per_put_string", "-o",
-                    programs[mode]])
+    reference, programs = counted_builds(tmp_path, "Notes", NOTES, MEMBER_COUNTER, (
+        "asn1h_per_member", "asn1h_per_put_member", "asn1h_per_string",
+        "asn1h_per_put_string"))
     values = [{"level": level, "id": b"\x00\xff" * (1 + k % 4), "flags": (b"\xa0", 3),
                "text": "x" * (k * 3 % 21), "digits": "12 34"[:k % 6], "code": "AbC?",
                "names": ["Name", "O'Neil (2)"][:k % 3],
@@ -470,12 +495,7 @@ def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_p
         for ours, codec in VARIANTS.items():
             per = reference[codec].encode("Note", value)
             for mode, program in programs.items():
-                args = [str(program), "-p", "Notes.Note", "-i"]
-                out = cbuild.subprocess.run(args + ["ber", "-o", ours, "-"], input=der,
-                                            capture_output=True)
-                back = cbuild.subprocess.run(args + [ours, "-o", "der", "-"], input=per,
-                                             capture_output=True)
-                assert out.stdout == per and back.stdout == der, (mode, ours, value)
+                _, back = both_ways(program, "Notes.Note", der, per, ours)
                 calls = [int(x) for x in back.stderr.split()[-3::2]]
                 if mode == "compiled":
                     # 5 or 6 strings, and the names, read by their shapes; the list of
@@ -484,6 +504,126 @@ def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_p
                     assert calls == [1 if in_root else 2, strings], calls
                 elif mode == "interpreted":
                     assert calls == [0, 0], calls
+
+
+ROWS = """Rows DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Colour ::= ENUMERATED { red, green, blue }
+Mood ::= ENUMERATED { calm, busy, ..., away }
+Row ::= SEQUENCE {
+    on      BOOLEAN,
+    level   INTEGER (1..6),
+    colour  Colour,
+    none    NULL,
+    mood    Mood,
+    small   INTEGER (0..3, ...),
+    name    IA5String (SIZE (1..4)) OPTIONAL,
+    byte    INTEGER (0..255),
+    a       BOOLEAN,
+    b       BOOLEAN,
+    ...
+}
+Pick ::= CHOICE { one BOOLEAN, two Colour, three INTEGER (0..9), ..., four BOOLEAN }
+Top ::= SEQUENCE { row Row, pick Pick, rows SEQUENCE (SIZE (1..3)) OF Row }
+END
+"""
+
+PEEK_COUNTER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "asn1h_ber.h"
+static unsigned long members, groups;
+int __real_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
+int __real_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
+int __real_asn1h_per_peek(asn1h_per_in *r, unsigned n, uint64_t *v);
+int __real_asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
+int __wrap_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
+int __wrap_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
+int __wrap_asn1h_per_peek(asn1h_per_in *r, unsigned n, uint64_t *v);
+int __wrap_asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
+int __wrap_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base)
+{ members++; return __real_asn1h_per_member(r, m, base); }
+int __wrap_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base)
+{ members++; return __real_asn1h_per_put_member(w, m, base); }
+int __wrap_asn1h_per_peek(asn1h_per_in *r, unsigned n, uint64_t *v)
+{ groups++; return __real_asn1h_per_peek(r, n, v); }
+int __wrap_asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v)
+{ groups += n > 1; return __real_asn1h_per_put_bits(w, n, v); }
+static void report(void) { fprintf(stderr, "members %lu groups %lu\n", members, groups); }
+__attribute__((constructor)) static void start(void) { atexit(report); }
+"""
+
+
+def test_members_in_a_row_are_read_and_written_as_one_number(tmp_path):
+    """A compiled SEQUENCE reads and writes its mandatory BOOLEAN, NULL and small
+    constrained members in a row as one number (at most 57 bits), and an extensible
+    SEQUENCE's extension bit and preamble, and an extensible CHOICE's extension bit and
+    index, as one; a member out of its root (an ENUMERATED's or INTEGER's extension, a
+    number of 3 bits above its bound) sends its group to the tables, member by member.
+    Every build writes what asn1tools writes in both variants and reads it back; every
+    truncation and flipped bit gives the compiled and interpreted builds the same
+    verdict, offset and path; and the compiled build takes the group's bits in one read
+    (asn1h_per_peek) and one write while in the root, and hands the group's six members
+    to the tables otherwise."""
+    reference, programs = counted_builds(tmp_path, "Rows", ROWS, PEEK_COUNTER, (
+        "asn1h_per_member", "asn1h_per_put_member", "asn1h_per_peek", "asn1h_per_put_bits"))
+    generated = (tmp_path / "compiled" / "spec.c").read_text()
+    assert generated.count("on, level, colour, none, mood, small: 11 bits at once") == 2
+    assert generated.count("a, b: 2 bits at once") == 2
+
+    def row(k: int, mood: str = "busy", small: int = 2, level: int = 6) -> dict:
+        return {"on": k % 2 == 0, "level": level, "colour": ["red", "green", "blue"][k % 3],
+                "none": None, "mood": mood, "small": small, "byte": 255 - k,
+                "a": k % 3 == 0, "b": k % 4 == 0, **({"name": "ab"[:1 + k % 2]} if k % 2 else {})}
+    picks = [("one", True), ("two", "blue"), ("three", 9), ("four", False)]
+    values = [{"row": row(k), "pick": picks[k % 4], "rows": [row(k + j) for j in range(1 + k % 3)]}
+              for k in range(6)]
+    outside = [{"row": row(0, mood="away"), "pick": picks[0], "rows": [row(1)]},
+               {"row": row(1), "pick": picks[1], "rows": [row(2, small=4), row(3, small=-1)]},
+               {"row": row(2, level=1), "pick": picks[2], "rows": [row(4, mood="calm")]}]
+    for value in values + outside:
+        der = reference["der"].encode("Top", value)
+        rows = [value["row"], *value["rows"]]
+        out_of_root = sum(r["mood"] == "away" or not 0 <= r["small"] <= 3 for r in rows)
+        for ours, codec in VARIANTS.items():
+            per = reference[codec].encode("Top", value)
+            for mode, program in programs.items():
+                out, back = both_ways(program, "Rows.Top", der, per, ours)
+                if mode != "compiled":
+                    continue
+                # row, pick and rows, and each element of rows, by asn1h_per_member; a row
+                # out of its root adds its group's six members
+                members = 3 + len(value["rows"]) + 6 * out_of_root
+                # reading: per row, its extension bit and preamble, then its two groups,
+                # peeked at whatever they hold; the CHOICE's extension bit and index
+                read = 3 * len(rows) + 1
+                assert [int(x) for x in back.stderr.split()[-3::2]] == [members, read], \
+                    (ours, value)
+                # writing: the same, less the groups out of their root and the CHOICE's
+                # addition, which the tables write
+                written = read - out_of_root - (value["pick"][0] == "four")
+                assert [int(x) for x in out.stderr.split()[-3::2]] == [members, written], \
+                    (ours, value)
+    for value in (values[1], outside[1]):
+        for ours, codec in VARIANTS.items():
+            per = reference[codec].encode("Top", value)
+            inputs = [per[:cut] for cut in range(1, len(per))]
+            for k in range(8 * len(per)):
+                flipped = bytearray(per)
+                flipped[k // 8] ^= 0x80 >> (k % 8)
+                inputs.append(bytes(flipped))
+            verdicts = {}
+            for mode in ("interpreted", "compiled"):
+                run = lambda given: cbuild.subprocess.run(
+                    [str(programs[mode]), "-p", "Rows.Top", "-i", ours, "-o", ours, "-"],
+                    input=given, capture_output=True)
+                with ThreadPoolExecutor(max_workers=2) as pool:
+                    verdicts[mode] = list(pool.map(run, inputs))
+            def verdict(r):         # the octets and the error (offset, path), not the counts
+                return r.returncode, r.stdout, [line for line in r.stderr.splitlines()
+                                                if not line.startswith(b"members ")]
+            for given, a, b in zip(inputs, verdicts["interpreted"], verdicts["compiled"]):
+                assert verdict(a) == verdict(b), (ours, given.hex())
+            assert sum(r.returncode == 1 for r in verdicts["compiled"]) >= len(per) - 1
 
 
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------

@@ -8,6 +8,10 @@ the members of the common kinds (BOOLEAN, NULL, and INTEGER and ENUMERATED whose
 PER-visible constraint is all their constraint), with their bounds as constants; an
 extensible one inline while it is in its root (an extensible INTEGER, stored as a big
 number, while it holds no big one), by the tables (from its extension bit) otherwise.
+Mandatory members in a row that go as bit-fields (BOOLEAN, NULL, numbers of a range of 1
+to 254) are read and written as one number while in their root (`fused_runs`), as are an
+extensible SEQUENCE's extension bit and preamble and an extensible CHOICE's extension bit
+and index; out of their root, the tables take the group member by member.
 BIT STRING (without named bits), OCTET STRING and the known-multiplier strings without a
 PER-visible FROM go through asn1h_per_string and asn1h_per_put_string, with a shape of
 their sizes and characters worked out here, as the tables' bounds_of and alphabet_of
@@ -29,6 +33,7 @@ from .constraints import per_decides
 from .layout import STORAGE_RANGES, Layout, MemberLayout, TypeLayout, integer_storage
 
 MAX_PREAMBLE = 64                   # OPTIONAL and DEFAULT root members read as one number
+FUSED_BITS = 57                     # what asn1h_per_peek and asn1h_per_put_bits take at once
 _LISTS = (Kind.SEQUENCE_OF, Kind.SET_OF)
 
 
@@ -178,10 +183,54 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
                    bool(per.value_ext), field=".v" if big else "")
 
 
-def takes_inline(layout: Layout, m: MemberLayout) -> bool:
-    """Whether compiled PER routines read and write member m themselves (the calibrated
-    model's PER class `inline`)."""
-    return _inline(layout, m) is not None
+def per_class(layout: Layout, m: MemberLayout) -> str:
+    """The calibrated model's PER class of member m: `inline` (a BOOLEAN, NULL or number
+    that compiled PER routines read and write themselves), `string` (one they read and
+    write through asn1h_per_string) or `generic` (by asn1h_per_member)."""
+    how = _inline(layout, m)
+    return "generic" if how is None else "string" if how.kind == "string" else "inline"
+
+
+def _fixed_bits(how: Optional[_Inline]) -> Optional[int]:
+    """The bits of a member that goes as a bit-field of the same width in both variants
+    while its value is in its root (a BOOLEAN, NULL, or a number of range 1 to 254, after
+    its extension bit), else None."""
+    if how is None or how.kind == "string":
+        return None
+    if how.kind in ("bool", "null"):
+        return int(how.kind == "bool")
+    return how.range.bit_length() + how.extensible if 1 <= how.range <= 254 else None
+
+
+def fused_runs(layout: Layout, roots: list[MemberLayout]) -> list[list[MemberLayout]]:
+    """The root members in order, consecutive mandatory bit-fields grouped (at most
+    FUSED_BITS bits a group): a group of two or more fields is read and written as one
+    number, its fields taken apart with shifts (Dabbous & Diot's fused passes, USC's
+    word-wide moves); every other member is a group of one."""
+    runs: list[list[MemberLayout]] = []
+    bits: Optional[int] = None          # the last run's, None when nothing may join it
+    for m in roots:
+        n = None if _optional(m) else _fixed_bits(_inline(layout, m))
+        if n is not None and bits is not None and bits + n <= FUSED_BITS:
+            runs[-1].append(m)
+            bits += n
+        else:
+            runs.append([m])
+            bits = n
+    return runs
+
+
+def _fused_groups(layout: Layout, roots: list[MemberLayout]) -> dict[int, list[MemberLayout]]:
+    """The groups of fused_runs worth one read (two fields or more with bits), by the id
+    of each of their members."""
+    return {id(m): run for run in fused_runs(layout, roots)
+            if sum((_fixed_bits(_inline(layout, m)) or 0) > 0 for m in run) >= 2 for m in run}
+
+
+def _bit_field(shift: int, width: int, total: int) -> str:
+    """The `width` bits of x above its lowest `shift`, of a number of `total` bits."""
+    field = f"x >> {shift}" if shift else "x"
+    return f"({field})" if shift + width == total else f"({field} & {hex((1 << width) - 1)}u)"
 
 
 def _literal(v: int) -> str:
@@ -248,6 +297,47 @@ class _Writer:
                 [f"{indent}    {line}" for line in general] + [f"{indent}}} else {{"] +
                 [f"    {line}" for line in number] + [f"{indent}}}"])
 
+    def fields(self, run: list[MemberLayout]) -> tuple[int, list[tuple[MemberLayout, _Inline,
+                                                                      int]]]:
+        """A group of fused_runs: its bits, and each member's way and the bits after it."""
+        hows = [_inline(self.layout, m) for m in run]
+        shift = total = sum(_fixed_bits(how) for how in hows)
+        fields = []
+        for m, how in zip(run, hows):
+            shift -= _fixed_bits(how)
+            fields.append((m, how, shift))
+        return total, fields
+
+    def decode_fused(self, run: list[MemberLayout]) -> list[str]:
+        """A group of fused_runs: its bits peeked at once, then its fields taken apart
+        while each is in its root; else member by member, by the tables."""
+        total, fields_of = self.fields(run)
+        checks: list[str] = []
+        fields: list[str] = []
+        for m, how, shift in fields_of:
+            if how.kind == "bool":
+                fields.append(f"{m.access} = {_bit_field(shift, 1, total)} != 0;")
+            elif how.kind == "number":
+                width = _fixed_bits(how) - how.extensible
+                field = _bit_field(shift, width, total)
+                if how.extensible:          # its extension bit must be 0
+                    checks.append(f"!{_bit_field(shift + width, 1, total)}")
+                if (how.range + 1) & how.range:
+                    checks.append(f"{field} <= {how.range}u")
+                value = field if not how.low else f"{_literal(how.low)} + (int64_t){field}"
+                fields.append(f"{m.access}{how.field} = ({how.ctype})({value});")
+            fields.append(f"ASN1H_COUNT(r->d, {m.desc_index});")
+        test = " && ".join([f"asn1h_per_peek(r, {total}, &x)", *checks])
+        return [f"    /* {', '.join(m.name for m in run)}: {total} bits at once */",
+                f"    if (ASN1H_LIKELY({test})) {{", f"        r->pos += {total};",
+                *[f"        {line}" for line in fields],
+                "    } else {                                /* as the tables read them */",
+                *[line for m in run for line in
+                  (f"        if (!asn1h_per_member(r, {self.member(m)}, v))",
+                   "            return 0;")],
+                "    }",
+                *[f"    asn1h_set_bit(v, {m.bit});" for m in run if m.bit is not None]]
+
     def list_decoder(self, name: str) -> list[str]:
         t, m = self.t, self.t.members[0]
         out = [f"static int {name}(asn1h_per_in *r, const asn1h_type *t, void *value)", "{",
@@ -294,12 +384,27 @@ class _Writer:
                 out.append("    uint64_t preamble;")
             out += ["    (void)t;", "    (void)x;", "    (void)r;",
                     "    (void)v;                                /* SEQUENCE {} reads none */"]
-            if extensible:
-                out += ["    if (!asn1h_per_bits(r, 1, &ext))", "        return 0;"]
-            if optional:
-                out += [f"    if (!asn1h_per_bits(r, {len(optional)}, &preamble))",
-                        "        return 0;"]
+            n = len(optional)
+            if extensible and optional and 1 + n <= FUSED_BITS:
+                out += [f"    if (ASN1H_LIKELY(asn1h_per_peek(r, {1 + n}, &preamble))) {{"
+                        "    /* with the extension bit */",
+                        f"        r->pos += {1 + n};", f"        ext = preamble >> {n};",
+                        f"        preamble &= {hex((1 << n) - 1)}u;",
+                        "    } else if (!asn1h_per_bits(r, 1, &ext)",
+                        f"               || !asn1h_per_bits(r, {n}, &preamble)) {{",
+                        "        return 0;", "    }"]
+            else:
+                if extensible:
+                    out += ["    if (!asn1h_per_bits(r, 1, &ext))", "        return 0;"]
+                if optional:
+                    out += [f"    if (!asn1h_per_bits(r, {n}, &preamble))", "        return 0;"]
+            fused = _fused_groups(self.layout, roots)
             for m in roots:
+                group = fused.get(id(m))
+                if group is not None:
+                    if m is group[0]:
+                        out += self.decode_fused(group)
+                    continue
                 out.append(f"    /* {m.name} */")
                 if not _optional(m):
                     out += self.decode_member(m, "    ")
@@ -319,11 +424,20 @@ class _Writer:
                        else "    return 1;")
         else:
             out += ["    (void)t;"]
+            last = len(roots) - 1
+            index = [f"if (!asn1h_per_number(r, {last}u, &x))", "    return 0;"]
             if extensible:
-                out += ["    if (!asn1h_per_bits(r, 1, &x))", "        return 0;",
-                        "    if (x)", "        return asn1h_per_addition_alternative(r, t, v);"]
-            out += [f"    if (!asn1h_per_number(r, {len(roots) - 1}u, &x))", "        return 0;",
-                    "    switch (x) {"]
+                index = ["if (!asn1h_per_bits(r, 1, &x))", "    return 0;",
+                         "if (x)", "    return asn1h_per_addition_alternative(r, t, v);",
+                         *index]
+            if extensible and 1 <= last <= 254:
+                n = 1 + last.bit_length()
+                out += [f"    if (ASN1H_LIKELY(asn1h_per_peek(r, {n}, &x) && x <= {last}u)) {{"
+                        "    /* its extension bit 0 */", f"        r->pos += {n};",
+                        "    } else {", *[f"        {line}" for line in index], "    }"]
+            else:
+                out += [f"    {line}" for line in index]
+            out += ["    switch (x) {"]
             ranked = ranked_roots(roots)
             for rank, m in enumerate(ranked):
                 out.append(f"    {'default' if rank == len(ranked) - 1 else f'case {rank}'}:"
@@ -369,6 +483,34 @@ class _Writer:
         return ([f"{indent}if (ASN1H_UNLIKELY(!({test}))) {{"] +
                 [f"    {line}" for line in general] + [f"{indent}}} else {{"] +
                 [f"    {line}" for line in put] + [f"{indent}}}"])
+
+    def encode_fused(self, run: list[MemberLayout]) -> list[str]:
+        """A group of fused_runs written as one number while each field is in its root
+        and the output has room, else member by member, by the tables."""
+        total, fields_of = self.fields(run)
+        tests: list[str] = []
+        parts: list[str] = []
+        for m, how, shift in fields_of:
+            if how.kind == "null":
+                continue
+            if how.kind == "bool":
+                part = f"(uint64_t)({m.access} != 0)"
+            else:
+                tests += [x.replace("{acc}", m.access) for x in how.tests]
+                part = (f"(uint64_t)((int64_t){m.access}{how.field} - {_literal(how.low)})"
+                        if how.low else f"(uint64_t){m.access}{how.field}")
+            parts.append(f"{part} << {shift}" if shift else part)
+        test = " && ".join([*tests, f"w->cap - w->pos >= {total}u"])
+        put = [f"        (void)asn1h_per_put_bits(w, {total}, {parts[0]}",
+               *[f"                                 | {part}" for part in parts[1:]]]
+        put[-1] += ");"                     # with the room tested: it cannot fail
+        return [f"    /* {', '.join(m.name for m in run)}: {total} bits at once */",
+                f"    if (ASN1H_LIKELY({test})) {{", *put,
+                "    } else {                                /* as the tables write them */",
+                *[line for m in run for line in
+                  (f"        if (!asn1h_per_put_member(w, {self.member(m)}, v))",
+                   "            return 0;")],
+                "    }"]
 
     def list_encoder(self, name: str) -> list[str]:
         t, m = self.t, self.t.members[0]
@@ -421,14 +563,23 @@ class _Writer:
                 tests = ["asn1h_kept_in_per(&v->unknown_)", *additions]
                 test = [f"    if ({tests[0]}", *[f"        || {x}" for x in tests[1:]]]
                 test[-1] += ")"
-                out += [*test, "        return asn1h_per_by_tables(w, t, v);",
-                        "    if (!asn1h_per_put_bits(w, 1, 0))", "        return 0;"]
+                out += [*test, "        return asn1h_per_by_tables(w, t, v);"]
+            n = len(optional)
+            with_preamble = bool(extensible and optional and 1 + n <= FUSED_BITS)
+            if extensible and not with_preamble:
+                out += ["    if (!asn1h_per_put_bits(w, 1, 0))", "        return 0;"]
             for m in optional:
                 out.append(f"    preamble = preamble << 1 | (uint64_t)({self.present(m)} != 0);")
-            if optional:
-                out += [f"    if (!asn1h_per_put_bits(w, {len(optional)}, preamble))",
+            if optional:            # after the extension bit 0, when it fits in one write
+                out += [f"    if (!asn1h_per_put_bits(w, {n + with_preamble}, preamble))",
                         "        return 0;"]
+            fused = _fused_groups(self.layout, roots)
             for m in roots:
+                group = fused.get(id(m))
+                if group is not None:
+                    if m is group[0]:
+                        out += self.encode_fused(group)
+                    continue
                 out.append(f"    /* {m.name} */")
                 if not _optional(m):
                     out += self.encode_member(m, "    ")
@@ -442,10 +593,16 @@ class _Writer:
             out += ["    (void)t;", "    switch (v->which) {"]
             for rank, m in enumerate(ranked_roots(roots)):
                 out.append(f"    case {m.index + 1}: /* {m.name} */")
-                if extensible:
-                    out += ["        if (!asn1h_per_put_bits(w, 1, 0))", "            return 0;"]
-                out += [f"        if (!asn1h_per_put_number(w, {len(roots) - 1}u, {rank}u))",
-                        "            return 0;"]
+                last = len(roots) - 1
+                if extensible and 1 <= last <= 254:  # the extension bit 0, then the index
+                    out += [f"        if (!asn1h_per_put_bits(w, {1 + last.bit_length()}, "
+                            f"{rank}u))", "            return 0;"]
+                else:
+                    if extensible:
+                        out += ["        if (!asn1h_per_put_bits(w, 1, 0))",
+                                "            return 0;"]
+                    out += [f"        if (!asn1h_per_put_number(w, {last}u, {rank}u))",
+                            "            return 0;"]
                 out += self.encode_member(m, "        ")
                 out.append("        return 1;")
             out += ["    default:                                /* additions, errors */",
