@@ -13,11 +13,11 @@ the savings on the shapes' features (calibration.py) gives the coefficients.
 The check: shapes left out of the fit (`HELD_OUT`) are predicted from it, and the
 worst relative error is recorded in the file (`fit.held_out`).
 
-PER's coefficients are measured the same way with shapes of PER's two member classes
+PER's coefficients are measured the same way with shapes of PER's three member classes
 (`per_training_shapes`, `PER_HELD_OUT`: inline, an ENUMERATED, which compiled code reads
-as a constrained number, or in a SEQUENCE or SET every other one an OCTET STRING, which
-it reads through asn1h_per_string; generic, an unconstrained INTEGER, which the tables
-read), on the same values encoded in
+as a constrained number; string, an OCTET STRING, which it reads through
+asn1h_per_string; generic, an unconstrained INTEGER, which the tables read), on the
+same values encoded in
 UPER (`per_message`, written here from
 X.691), by builds of UPER alone.  The driver checks that our encoder writes each PDU back
 as it was: a fault in either is an error.
@@ -140,8 +140,12 @@ HELD_OUT = [
 
 
 def _per_record(container: str, inline: int, generic: int, absent: int = 0) -> Shape:
+    """`inline` members that compiled code reads itself present (a number, then a string,
+    and so on), `absent` of them absent after the first, then `generic` ones."""
     members = ["inline"] * min(inline, 1) + ["inline"] * absent + \
-        ["inline"] * (inline - 1) + ["generic"] * generic
+        ["inline"] * (inline - 1)
+    members = ["string" if i % 2 else cls for i, cls in enumerate(members)] + \
+        ["generic"] * generic
     present = [True] * min(inline, 1) + [False] * absent + [True] * (inline + generic - 1)
     return Shape(container, tuple(members), tuple(present), per=True)
 
@@ -153,21 +157,22 @@ def per_training_shapes() -> list[Shape]:
         shapes += [_per_record(c, 1, n) for n in (1, 2, 4)]
         shapes += [_per_record(c, 2, 0, absent=2), _per_record(c, 2, 0, absent=6),
                    _per_record(c, 2, 2, absent=4)]
+        shapes.append(Shape(c, ("string",) * 4, (True,) * 4, per=True))
     for n, chosen in ((2, 0), (2, 1), (4, 2), (8, 7)):
         shapes.append(Shape("choice", ("inline",) * n, chosen=chosen, per=True))
-    for chosen in (0, 3):
+    for cls, chosen in (("generic", 0), ("generic", 3), ("string", 1)):
         members = ["inline"] * 4
-        members[chosen] = "generic"
+        members[chosen] = cls
         shapes.append(Shape("choice", tuple(members), chosen=chosen, per=True))
-    for cls, counts in (("inline", (1, 4, 16)), ("generic", (2, 8))):
+    for cls, counts in (("inline", (1, 4, 16)), ("string", (2, 8)), ("generic", (2, 8))):
         shapes += [Shape("list", (cls,), items=n, per=True) for n in counts]
     return shapes
 
 
 PER_HELD_OUT = [
-    Shape("seq", ("inline", "generic", "inline", "inline", "generic", "inline"),
+    Shape("seq", ("inline", "generic", "inline", "string", "generic", "string"),
           (True, True, False, True, True, False), per=True),
-    Shape("set", ("generic", "inline", "inline", "generic", "inline"),
+    Shape("set", ("generic", "string", "inline", "generic", "inline"),
           (True, False, True, True, True), per=True),
     Shape("choice", ("inline", "generic", "inline", "inline", "inline"), chosen=2, per=True),
     Shape("list", ("inline",), items=7, per=True),
@@ -235,11 +240,9 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
         return node.id
 
     def member(name: str, cls: str, index: int, optional: bool = False) -> Component:
-        if shape.per:         # inline: an ENUMERATED (a constrained number, as most are),
-            # and in a record every other one an OCTET STRING (asn1h_per_string), so that
-            # the class's coefficient is their mean; generic: an INTEGER, by the tables
-            string = index % 2 == 1 and shape.container in ("seq", "set")
-            type_id = f"{M}.Int" if cls != "inline" else f"{M}.Str" if string else f"{M}.Enum"
+        if shape.per:         # inline: an ENUMERATED (a constrained number, as most are);
+            # string: an OCTET STRING (asn1h_per_string); generic: an INTEGER, by the tables
+            type_id = {"inline": f"{M}.Enum", "string": f"{M}.Str"}.get(cls, f"{M}.Int")
             return Component(name, type_id, (_ctx(index),), optional=optional)
         if cls == "inline":
             type_id = f"{M}.Str" if index % 2 == 0 else f"{M}.Int"
@@ -273,8 +276,9 @@ def _target(shape: Shape, k: int) -> tuple[Node, tuple, list[Node]]:
         return node, (), alternatives
     cls = shape.members[0]
     if shape.per:
-        element = Component("", f"{M}.Enum" if cls == "inline" else f"{M}.Int",
-                            (universal(10 if cls == "inline" else 2),))
+        element = {"inline": Component("", f"{M}.Enum", (universal(10),)),
+                   "string": Component("", f"{M}.Str", (universal(4),))}.get(cls) or \
+            Component("", f"{M}.Int", (universal(2),))
         node = Node(target, Kind.SEQUENCE_OF, "SEQUENCE OF", tags=(universal(16),),
                     element=element)
         return node, node.tags, alternatives

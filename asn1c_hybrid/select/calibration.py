@@ -42,12 +42,11 @@ come from the frequency source: see `value_features`.
 
 PER has a second set, measured the same way on UPER messages: its compiled routines
 take other paths, so a member's class there is `inline` (a BOOLEAN, NULL, or INTEGER or
-ENUMERATED read inline as a constrained number, or a string read through
-asn1h_per_string: emit/per_routines.py) or `generic`
-(anything else: the tables' member routine, or the member type's own routine through
-it).  PER reads a SET's members in order and a CHOICE's index as a number, so the
-position features are 0 there.  A build without BER (whose routines are PER's alone) is
-costed with this set.
+ENUMERATED read inline as a constrained number), `string` (a string read through
+asn1h_per_string: emit/per_routines.py) or `generic` (anything else: the tables' member
+routine, or the member type's own routine through it).  PER reads a SET's members in
+order and a CHOICE's index as a number, so the position features are 0 there.  A build
+without BER (whose routines are PER's alone) is costed with this set.
 """
 from __future__ import annotations
 
@@ -61,7 +60,7 @@ from pathlib import Path
 from typing import Mapping, Optional, Union
 
 from ..emit.layout import build_layout
-from ..emit.per_routines import takes_inline
+from ..emit.per_routines import per_class
 from ..errors import CalibrationError
 from ..estimate.estimate import Estimate
 from ..estimate.static import PRESENT_OPTIONAL
@@ -71,10 +70,11 @@ from ..typegraph import Kind, Node, TypeGraph
 from .costs import knapsack_items
 
 FORMAT = "asn1c-hybrid calibration"
-VERSION = 2                                      # 2: with PER's coefficients
+VERSION = 3                                      # 2: with PER's; 3: PER's strings apart
 INSTRUCTIONS = "instructions"
 
-MEMBER_CLASSES = ("inline", "struct", "choice", "explicit", "open", "generic")
+MEMBER_CLASSES = ("inline", "struct", "choice", "explicit", "open", "generic",
+                  "string")                      # the last, PER's alone
 _INLINE = {"bytes", "oid", "int_native", "int_big", "bool", "null", "bits"}
 SWITCHED = ("inline", "struct", "generic")       # classes with an identifier octet of their own
 CONTAINERS = {Kind.SEQUENCE: "seq", Kind.SET: "set", Kind.CHOICE: "choice",
@@ -96,9 +96,9 @@ def feature_names(container: str) -> list[str]:
 
 
 ALL_FEATURES = [name for c in ("seq", "set", "choice", "list") for name in feature_names(c)]
-# PER's: its two member classes, absent members and the constants; no position terms
+# PER's: its three member classes, absent members and the constants; no position terms
 PER_FEATURES = [name for name in ALL_FEATURES
-                if name.partition(".")[2] in ("", "inline", "generic", "absent")]
+                if name.partition(".")[2] in ("", "inline", "string", "generic", "absent")]
 
 
 def cache_dir() -> Path:
@@ -243,8 +243,7 @@ def member_classes(graph: TypeGraph, per: bool = False) -> dict[str, list[str]]:
     classes = {}
     for type_id in items:
         members = layout.types[type_id].members
-        classes[type_id] = [("inline" if takes_inline(layout, m) else "generic") if per
-                            else _class_of(m) for m in members]
+        classes[type_id] = [per_class(layout, m) if per else _class_of(m) for m in members]
     return classes
 
 
