@@ -203,11 +203,12 @@ def _fixed_bits(how: Optional[_Inline]) -> Optional[int]:
 
 
 def fused_runs(layout: Layout, roots: list[MemberLayout]) -> list[list[MemberLayout]]:
-    """The root members in order, consecutive mandatory bit-fields grouped (at most
-    FUSED_BITS bits a group): a group of two or more fields is read and written as one
-    number, its fields taken apart with shifts (Dabbous & Diot's fused passes, USC's
-    word-wide moves); every other member is a group of one."""
+    """The groups of consecutive mandatory bit-fields among the root members (at most
+    FUSED_BITS bits a group) worth one read: two fields or more with bits.  Each is read
+    and written as one number, its fields taken apart with shifts (Dabbous & Diot's fused
+    passes, USC's word-wide moves); every other member goes its own way."""
     runs: list[list[MemberLayout]] = []
+    fields: list[int] = []              # each run's fields with bits
     bits: Optional[int] = None          # the last run's, None when nothing may join it
     for m in roots:
         n = None if _optional(m) else _fixed_bits(_inline(layout, m))
@@ -216,15 +217,15 @@ def fused_runs(layout: Layout, roots: list[MemberLayout]) -> list[list[MemberLay
             bits += n
         else:
             runs.append([m])
+            fields.append(0)
             bits = n
-    return runs
+        fields[-1] += bool(n)
+    return [run for run, count in zip(runs, fields) if count >= 2]
 
 
 def _fused_groups(layout: Layout, roots: list[MemberLayout]) -> dict[int, list[MemberLayout]]:
-    """The groups of fused_runs worth one read (two fields or more with bits), by the id
-    of each of their members."""
-    return {id(m): run for run in fused_runs(layout, roots)
-            if sum((_fixed_bits(_inline(layout, m)) or 0) > 0 for m in run) >= 2 for m in run}
+    """The groups of fused_runs by the id of each of their members."""
+    return {id(m): run for run in fused_runs(layout, roots) for m in run}
 
 
 def _bit_field(shift: int, width: int, total: int) -> str:
