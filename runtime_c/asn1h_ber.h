@@ -864,6 +864,12 @@ typedef struct asn1h_per_shape {
 } asn1h_per_shape;
 int asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
 int asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v);
+/* The same for a string of characters that go as their own values (not indices, one
+ * octet each in the C value), with SIZE (lb..ub), ub - lb < 255: in UPER, one word when it
+ * takes at most 57 bits. */
+int asn1h_per_short_string(asn1h_per_in *r, const asn1h_per_shape *s, asn1h_bytes *v);
+int asn1h_per_put_short_string(asn1h_per_out *w, const asn1h_per_shape *s,
+                               const asn1h_bytes *v);
 
 int asn1h_per_put_bits(asn1h_per_out *w, unsigned n, uint64_t v);
 int asn1h_per_put_number(asn1h_per_out *w, uint64_t range, uint64_t v);

@@ -823,9 +823,10 @@ static int dec_size_ext(per_in *r, const per_bounds *b, int *bounded)
 }
 
 /* Items of `bits` bits each (bits, octets, characters) into an arena buffer, with their
- * length determinant(s).  The ALIGNED variant aligns them when their size is fixed and
- * above 16 bits, and after their length when it varies, even when there are none (as
- * pycrate; asn1tools does not for an empty character string). */
+ * length determinant(s); without an alphabet `a`, bits (1) or octets (8).  The ALIGNED
+ * variant aligns them when their size is fixed and above 16 bits, and after their length
+ * when it varies, even when there are none (as pycrate; asn1tools does not for an empty
+ * character string). */
 static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, unsigned bits,
                                 const alphabet *a, size_t *count)
 {
@@ -877,15 +878,18 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                 cap = need;
             }
         }
-        if (bits == 1 && !a) {              /* bits: octets, then the rest (total: a
+        i = 0;
+        if (!a) {                           /* bits or octets: whole octets copied
+                                               word-wide, then the bits' rest (total: a
                                                multiple of 16K) */
-            copy_octets(r, out + total / 8, n / 8);
-            r->pos += 8 * (n / 8);
-            if (n % 8)
+            size_t octets = bits == 8 ? n : n / 8;
+            copy_octets(r, out + (bits == 8 ? total : total / 8), octets);
+            r->pos += 8 * octets;
+            if (bits == 1 && n % 8)
                 out[(total + n) / 8] = (uint8_t)(read_bits(r, (unsigned)(n % 8))
                                                  << (8 - n % 8));
+            i = n;
         }
-        i = bits == 1 && !a ? n : 0;
         if (own && bits && bits <= 8) {     /* as many as 56 bits hold per load (USC) */
             unsigned per = 56 / bits, k;
             for (; i < n; i += per) {
@@ -903,18 +907,14 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
                 }
             }
         }
-        for (; i < n; i++) {                /* the input holds them all */
+        for (; i < n; i++) {                /* characters (the input holds them all) */
             uint64_t x = bits ? read_bits(r, bits) : 0;
-            if (a) {
-                uint32_t c;
-                unsigned u;
-                if (!index_to_char(a, x, &c))
-                    return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
-                for (u = 0; u < out_unit; u++)
-                    out[(total + i) * out_unit + u] = (uint8_t)(c >> (8 * (out_unit - 1 - u)));
-            } else {
-                out[total + i] = (uint8_t)x;
-            }
+            uint32_t c;
+            unsigned u;
+            if (!index_to_char(a, x, &c))
+                return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
+            for (u = 0; u < out_unit; u++)
+                out[(total + i) * out_unit + u] = (uint8_t)(c >> (8 * (out_unit - 1 - u)));
         }
         total += n;
         if (bounded && (total < lb || total > ub))
@@ -2629,6 +2629,67 @@ static void string_shape(const asn1h_per_shape *s, unsigned aligned, per_bounds 
     a->indexed = s->indexed[aligned != 0];
 }
 
+/* A short string (asn1h_per_short_string, asn1h_ber.h): characters that go as their own
+ * values, with a root size lb..ub of at most 255 sizes.  Its extension bit and length,
+ * and in UPER its characters too, are read or written at once; anything else (outside
+ * the root or the repertoire, longer, near the end) takes the general path, which reports
+ * it as it would any string. */
+
+/* Whether c is in a short string's repertoire, as index_to_char judges a character that
+ * goes as its own value. */
+ASN1H_INLINE int short_char(const asn1h_per_shape *s, uint64_t c)
+{
+    return c - s->lowest <= (uint64_t)(s->largest - s->lowest);
+}
+
+/* The word at the reading position (57 bits at least, when 8 octets are left) past a
+ * short string's extension bit of 0 and length, and its size n: 1; else 0. */
+ASN1H_INLINE int short_header(const per_in *r, const asn1h_per_shape *s, unsigned ext,
+                              unsigned lbits, uint64_t *word, uint64_t *n)
+{
+    uint64_t w;
+    if ((r->end >> 3) - (r->pos >> 3) < 8)
+        return 0;
+    w = asn1h_load_be64(r->buf + (r->pos >> 3)) << (r->pos & 7);
+    if (w >> 63 & ext)
+        return 0;
+    w <<= ext;
+    *n = s->size_lb + (lbits ? w >> (64 - lbits) : 0);
+    *word = w << lbits;
+    return *n <= s->size_ub;
+}
+
+/* UPER: the characters after it, when they all take at most 57 bits (USC), unpacked into
+ * one word, which goes into the arena as one. */
+ASN1H_INLINE int get_word_chars(per_in *r, const asn1h_per_shape *s, asn1h_bytes *v)
+{
+    unsigned ext = (s->per & ASN1H_PER_SIZE_EXT) != 0, bits = s->bits[0], k;
+    unsigned lbits = bit_length(s->size_ub - s->size_lb), used;
+    uint64_t word, n, chars = 0;
+    asn1h_arena *arena = r->d->arena;
+    if (!short_header(r, s, ext, lbits, &word, &n) || n > 8
+        || (used = ext + lbits + (unsigned)n * bits) > 57)
+        return 0;
+    for (k = 0; k < n; k++, word <<= bits) {
+        uint64_t c = word >> (64 - bits);
+        if (!short_char(s, c))
+            return 0;
+        chars |= c << (56 - 8 * k);         /* character k in octet k */
+    }
+    if (!n) {
+        v->buf = (const uint8_t *)"";
+    } else if ((size_t)(arena->end - arena->cur) >= 8) {   /* no call: see ASN1H_ALIGN */
+        asn1h_store_be64(arena->cur, chars);
+        v->buf = arena->cur;
+        arena->cur += 8;
+    } else {
+        return 0;                           /* the general path takes a new block */
+    }
+    r->pos += used;
+    v->len = (size_t)n;
+    return 1;
+}
+
 int asn1h_per_string(per_in *r, const asn1h_per_shape *s, void *v)
 {
     per_bounds b;
@@ -2636,6 +2697,39 @@ int asn1h_per_string(per_in *r, const asn1h_per_shape *s, void *v)
     string_shape(s, r->aligned, &b, &a);
     return s->form == ASN1H_PER_BIT_STRING ? dec_bit_string(r, &b, (asn1h_bits *)v)
          : dec_string(r, &b, s->form == ASN1H_PER_CHARACTERS ? &a : NULL, (asn1h_bytes *)v);
+}
+
+/* APER: the characters are octets, after the length and aligned unless the size is
+ * fixed at two or fewer (X.691 30.5.7), checked where they lie and kept there (zero-copy),
+ * as the general path keeps them. */
+ASN1H_INLINE int get_aligned_chars(per_in *r, const asn1h_per_shape *s, asn1h_bytes *v)
+{
+    unsigned ext = (s->per & ASN1H_PER_SIZE_EXT) != 0;
+    unsigned lbits = bit_length(s->size_ub - s->size_lb);
+    uint64_t word, n;
+    size_t at = r->pos + ext + lbits, k;
+    const uint8_t *p;
+    if (!short_header(r, s, ext, lbits, &word, &n))
+        return 0;
+    if (lbits || n > 2)
+        at = (at + 7) & ~(size_t)7;
+    if ((at & 7) || at > r->end || n > (r->end - at) / 8)
+        return 0;
+    p = r->buf + at / 8;
+    for (k = 0; k < n; k++)
+        if (!short_char(s, p[k]))
+            return 0;
+    r->pos = at + 8 * (size_t)n;
+    v->buf = p;
+    v->len = (size_t)n;
+    return 1;
+}
+
+int asn1h_per_short_string(per_in *r, const asn1h_per_shape *s, asn1h_bytes *v)
+{
+    if (r->aligned ? get_aligned_chars(r, s, v) : get_word_chars(r, s, v))
+        return 1;
+    return asn1h_per_string(r, s, v);
 }
 
 /* Whether member m (of type t) of a compiled routine's type goes straight to its own
@@ -2700,6 +2794,28 @@ int asn1h_per_put_number(per_out *w, uint64_t range, uint64_t v)
     return put_constrained(w, range, v);
 }
 
+/* UPER: a short string written as one number, when it is in its root, takes at most 57
+ * bits and the output has room: 1; else 0, and nothing written. */
+ASN1H_INLINE int put_word_chars(per_out *w, const asn1h_per_shape *s, const asn1h_bytes *v)
+{
+    unsigned ext = (s->per & ASN1H_PER_SIZE_EXT) != 0, used;
+    uint64_t x = v->len - s->size_lb;       /* after an extension bit of 0 */
+    size_t k;
+    if (v->len < s->size_lb || v->len > s->size_ub || v->len > 8)
+        return 0;
+    used = ext + bit_length(s->size_ub - s->size_lb) + (unsigned)v->len * s->bits[0];
+    if (used - 1 >= 57 || !w->buf || (w->cap >> 3) - (w->pos >> 3) < 8)
+        return 0;
+    for (k = 0; k < v->len; k++) {
+        if (!short_char(s, v->buf[k]))
+            return 0;
+        x = x << s->bits[0] | v->buf[k];
+    }
+    asn1h_store_be64(w->buf + (w->pos >> 3), merged_word(w, used, x));
+    w->pos += used;
+    return 1;
+}
+
 int asn1h_per_put_string(per_out *w, const asn1h_per_shape *s, const void *v)
 {
     per_bounds b;
@@ -2708,6 +2824,40 @@ int asn1h_per_put_string(per_out *w, const asn1h_per_shape *s, const void *v)
     return s->form == ASN1H_PER_BIT_STRING ? enc_bit_string(w, &b, 0, (const asn1h_bits *)v)
          : enc_string(w, &b, s->form == ASN1H_PER_CHARACTERS ? &a : NULL,
                       (const asn1h_bytes *)v);
+}
+
+/* Whether v is in the root of short string s, characters and size. */
+ASN1H_INLINE int short_in_root(const asn1h_per_shape *s, const asn1h_bytes *v)
+{
+    size_t k;
+    if (v->len < s->size_lb || v->len > s->size_ub)
+        return 0;
+    for (k = 0; k < v->len; k++)
+        if (!short_char(s, v->buf[k]))
+            return 0;
+    return 1;
+}
+
+/* APER: a short string in its root, an extension bit of 0 and the length as bits, then
+ * the characters as octets, aligned as get_aligned_chars reads them. */
+ASN1H_INLINE int put_aligned_chars(per_out *w, const asn1h_per_shape *s, const asn1h_bytes *v)
+{
+    unsigned ext = (s->per & ASN1H_PER_SIZE_EXT) != 0;
+    unsigned lbits = bit_length(s->size_ub - s->size_lb);
+    return (!(ext + lbits) || put_bits_inline(w, ext + lbits, v->len - s->size_lb))
+        && ((!lbits && v->len <= 2) || out_align(w))
+        && put_octets(w, v->buf, v->len);
+}
+
+int asn1h_per_put_short_string(per_out *w, const asn1h_per_shape *s, const asn1h_bytes *v)
+{
+    if (w->aligned) {
+        if (short_in_root(s, v))
+            return put_aligned_chars(w, s, v);
+    } else if (put_word_chars(w, s, v)) {
+        return 1;
+    }
+    return asn1h_per_put_string(w, s, v);
 }
 
 int asn1h_per_put_member(per_out *w, const asn1h_member *m, const void *base)

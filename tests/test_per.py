@@ -20,6 +20,10 @@ ours.  Where the references disagree, X.691 decides:
   - asn1tools writes a CHOICE's addition that is a NULL as an open type of no octets,
     where X.691 11.1 makes the complete encoding of an empty value one 0 octet (pycrate
     and we write a length of 1, then a 0 octet).
+  - a character string outside its extensible SIZE root is an extension bit of 1 and a
+    length without bounds (X.691 30.5.6 and 11.9; pycrate and we): asn1tools writes the
+    length in the root's bits in UPER (9 as 001 for SIZE (0..7, ...)), and in APER
+    refuses it ("String size extension is not yet implemented").
 A BIT STRING with named bits goes to pycrate in canonical form (X.691 16.3): pycrate keeps
 the trailing 0 bits it is given.
 """
@@ -417,7 +421,7 @@ MEMBER_COUNTER = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include "asn1h_ber.h"
-static unsigned long members, strings;
+static unsigned long members, strings, shorts;
 int __real_asn1h_per_member(asn1h_per_in *r, const asn1h_member *m, void *base);
 int __real_asn1h_per_put_member(asn1h_per_out *w, const asn1h_member *m, const void *base);
 int __real_asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
@@ -434,9 +438,24 @@ int __wrap_asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v)
 { strings++; return __real_asn1h_per_string(r, s, v); }
 int __wrap_asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v)
 { strings++; return __real_asn1h_per_put_string(w, s, v); }
-static void report(void) { fprintf(stderr, "members %lu strings %lu\n", members, strings); }
+int __real_asn1h_per_short_string(asn1h_per_in *r, const asn1h_per_shape *s, asn1h_bytes *v);
+int __real_asn1h_per_put_short_string(asn1h_per_out *w, const asn1h_per_shape *s,
+                                      const asn1h_bytes *v);
+int __wrap_asn1h_per_short_string(asn1h_per_in *r, const asn1h_per_shape *s, asn1h_bytes *v);
+int __wrap_asn1h_per_put_short_string(asn1h_per_out *w, const asn1h_per_shape *s,
+                                      const asn1h_bytes *v);
+int __wrap_asn1h_per_short_string(asn1h_per_in *r, const asn1h_per_shape *s, asn1h_bytes *v)
+{ shorts++; return __real_asn1h_per_short_string(r, s, v); }
+int __wrap_asn1h_per_put_short_string(asn1h_per_out *w, const asn1h_per_shape *s,
+                                      const asn1h_bytes *v)
+{ shorts++; return __real_asn1h_per_put_short_string(w, s, v); }
+static void report(void)
+{ fprintf(stderr, "members %lu strings %lu shorts %lu\n", members, strings, shorts); }
 __attribute__((constructor)) static void start(void) { atexit(report); }
 """
+STRING_FUNCTIONS = ("asn1h_per_member", "asn1h_per_put_member", "asn1h_per_string",
+                    "asn1h_per_put_string", "asn1h_per_short_string",
+                    "asn1h_per_put_short_string")
 
 
 def counted_builds(tmp_path: Path, name: str, text: str, counter: str,
@@ -474,16 +493,42 @@ def both_ways(program: Path, pdu: str, der: bytes, per: bytes, variant: str):
     return out, back
 
 
+def same_verdicts(programs: dict, pdu: str, per: bytes, variant: str) -> list:
+    """Every truncation and every flipped bit of `per`, read and written again by the
+    interpreted and the compiled build: the same exit code, octets and error line (its
+    offset and path; the counters' line aside).  The compiled build's results."""
+    inputs = [per[:cut] for cut in range(len(per))]
+    for k in range(8 * len(per)):
+        flipped = bytearray(per)
+        flipped[k // 8] ^= 0x80 >> (k % 8)
+        inputs.append(bytes(flipped))
+    verdicts = {}
+    for mode in ("interpreted", "compiled"):
+        run = lambda given: cbuild.subprocess.run(
+            [str(programs[mode]), "-p", pdu, "-i", variant, "-o", variant, "-"],
+            input=given, capture_output=True)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            verdicts[mode] = list(pool.map(run, inputs))
+
+    def verdict(r):
+        return r.returncode, r.stdout, [line for line in r.stderr.splitlines()
+                                        if not line.startswith(b"members ")]
+    for given, a, b in zip(inputs, verdicts["interpreted"], verdicts["compiled"]):
+        assert verdict(a) == verdict(b), (variant, given.hex())
+    return verdicts["compiled"]
+
+
 def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_path):
     """A compiled SEQUENCE reads and writes its BIT STRING, OCTET STRING and known-
     multiplier string members through asn1h_per_string with the shape the generator
-    works out (sizes, bits per character, indices), and an extensible INTEGER's root
+    works out (sizes, bits per character, indices), or asn1h_per_short_string when the
+    characters go as their own values with a length of 8 bits at most (text and code
+    here, not the names, which have no SIZE), and an extensible INTEGER's root
     values inline; values outside the root go to the tables.  Every build writes what
     asn1tools writes in both variants, and the compiled one hands none of these members
     to the tables while they are in their roots."""
-    reference, programs = counted_builds(tmp_path, "Notes", NOTES, MEMBER_COUNTER, (
-        "asn1h_per_member", "asn1h_per_put_member", "asn1h_per_string",
-        "asn1h_per_put_string"))
+    reference, programs = counted_builds(tmp_path, "Notes", NOTES, MEMBER_COUNTER,
+                                         STRING_FUNCTIONS)
     values = [{"level": level, "id": b"\x00\xff" * (1 + k % 4), "flags": (b"\xa0", 3),
                "text": "x" * (k * 3 % 21), "digits": "12 34"[:k % 6], "code": "AbC?",
                "names": ["Name", "O'Neil (2)"][:k % 3],
@@ -496,14 +541,84 @@ def test_compiled_routines_read_strings_and_extensible_integers_themselves(tmp_p
             per = reference[codec].encode("Note", value)
             for mode, program in programs.items():
                 _, back = both_ways(program, "Notes.Note", der, per, ours)
-                calls = [int(x) for x in back.stderr.split()[-3::2]]
+                calls = [int(x) for x in back.stderr.split()[-5::2]]
                 if mode == "compiled":
-                    # 5 or 6 strings, and the names, read by their shapes; the list of
-                    # names by its own routine, through asn1h_per_member (1)
-                    strings = 5 + ("wide" in value) + len(value["names"])
-                    assert calls == [1 if in_root else 2, strings], calls
+                    # 5 or 6 strings, and the names, read by their shapes, text and code
+                    # as short strings; the list of names by its own routine, through
+                    # asn1h_per_member (1)
+                    strings = 3 + ("wide" in value) + len(value["names"])
+                    assert calls == [1 if in_root else 2, strings, 2], calls
                 elif mode == "interpreted":
-                    assert calls == [0, 0], calls
+                    assert calls == [0, 0, 0], calls
+
+
+SHORTS = """Shorts DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Card ::= SEQUENCE {
+    flag    BOOLEAN,
+    code    VisibleString (SIZE (2)),
+    name    PrintableString (SIZE (1..16)),
+    tag     IA5String (SIZE (0..7, ...)),
+    more    BOOLEAN,
+    triple  PrintableString (SIZE (3)),
+    long    IA5String (SIZE (3..200)),
+    names   SEQUENCE (SIZE (0..4)) OF VisibleString (SIZE (1..8))
+}
+END
+"""
+
+
+def test_short_strings_go_in_one_word_or_as_octets(tmp_path):
+    """A short string (characters that go as their own values, SIZE (lb..ub) with
+    ub - lb < 255) is read and written by asn1h_per_short_string: in UPER its extension
+    bit, length and characters as one number when they take at most 57 bits, in APER its
+    characters as octets, aligned after the length or when the fixed size is above two.
+    The values cross every edge: empty, 7 and 8 characters of 7 bits after lengths of 3,
+    4 and 8 bits (53, 57, 60 and 64 bits), a size outside an extensible root, fixed sizes
+    of 2 (off the octet boundary in APER too) and 3, 200 characters, a string among the
+    last octets of the input.  Every build
+    writes what asn1tools writes in both variants and reads it back, the compiled one
+    through asn1h_per_short_string for each string; every truncation and flipped bit gives
+    the compiled and interpreted builds the same verdict, offset and path."""
+    reference, programs = counted_builds(tmp_path, "Shorts", SHORTS, MEMBER_COUNTER,
+                                         STRING_FUNCTIONS)
+    pycrate = PycrateSpec([tmp_path / "Shorts.asn"], "Shorts")
+
+    def reference_octets(value: dict, ours: str) -> bytes:
+        """pycrate's, which asn1tools' are but for the two cases of the module's docstring;
+        asn1tools' alone for an IA5String with DEL, which pycrate leaves out"""
+        if "\x7f" in value["tag"]:
+            return reference[VARIANTS[ours]].encode("Card", value)
+        per = pycrate.encode("Card", value, ours == "aper")
+        if len(value["tag"]) <= 7 and (value["tag"] or ours == "uper"):
+            assert per == reference[VARIANTS[ours]].encode("Card", value), (ours, value)
+        return per
+    values = [{"flag": k % 2 == 0, "name": name, "code": code, "tag": tag, "more": k < 3,
+               "triple": "a b", "long": long, "names": names}
+              for k, (name, code, tag, long, names) in enumerate([
+                  ("J", "ab", "", "abc", []),
+                  ("Seven c", "  ", "seven!!", "1234567", ["x"]),
+                  ("Eight ch", "Z9", "~~~~~~~~~", "12345678", ["12345678"] * 4),
+                  ("Sixteen (16) ch.", "?!", "\x00\x7f", "w" * 200, ["a", "bc", "def"]),
+                  ("a'b", "--", "tag", "x" * 130, ["short", "\x7e"])])]
+    for value in values:
+        der = reference["der"].encode("Card", value)
+        for ours in VARIANTS:
+            per = reference_octets(value, ours)
+            for mode, program in programs.items():
+                _, back = both_ways(program, "Shorts.Card", der, per, ours)
+                calls = [int(x) for x in back.stderr.split()[-5::2]]
+                # the list of names by its own routine, through asn1h_per_member
+                if mode == "compiled":
+                    assert calls == [1, 0, 5 + len(value["names"])], (ours, calls)
+                elif mode == "interpreted":
+                    assert calls == [0, 0, 0], (ours, calls)
+    for value in values[1:3]:
+        for ours in VARIANTS:
+            per = reference_octets(value, ours)
+            refused = [r for r in same_verdicts(programs, "Shorts.Card", per, ours)
+                       if r.returncode == 1]
+            assert len(refused) >= len(per) and any(b"Shorts.Card" in r.stderr
+                                                    for r in refused)
 
 
 ROWS = """Rows DEFINITIONS AUTOMATIC TAGS ::= BEGIN
@@ -606,24 +721,8 @@ def test_members_in_a_row_are_read_and_written_as_one_number(tmp_path):
     for value in (values[1], outside[1]):
         for ours, codec in VARIANTS.items():
             per = reference[codec].encode("Top", value)
-            inputs = [per[:cut] for cut in range(1, len(per))]
-            for k in range(8 * len(per)):
-                flipped = bytearray(per)
-                flipped[k // 8] ^= 0x80 >> (k % 8)
-                inputs.append(bytes(flipped))
-            verdicts = {}
-            for mode in ("interpreted", "compiled"):
-                run = lambda given: cbuild.subprocess.run(
-                    [str(programs[mode]), "-p", "Rows.Top", "-i", ours, "-o", ours, "-"],
-                    input=given, capture_output=True)
-                with ThreadPoolExecutor(max_workers=2) as pool:
-                    verdicts[mode] = list(pool.map(run, inputs))
-            def verdict(r):         # the octets and the error (offset, path), not the counts
-                return r.returncode, r.stdout, [line for line in r.stderr.splitlines()
-                                                if not line.startswith(b"members ")]
-            for given, a, b in zip(inputs, verdicts["interpreted"], verdicts["compiled"]):
-                assert verdict(a) == verdict(b), (ours, given.hex())
-            assert sum(r.returncode == 1 for r in verdicts["compiled"]) >= len(per) - 1
+            results = same_verdicts(programs, "Rows.Top", per, ours)
+            assert sum(r.returncode == 1 for r in results) >= len(per)
 
 
 # -- malformed PER, under AddressSanitizer and UndefinedBehaviorSanitizer ---------------
@@ -1006,3 +1105,37 @@ def test_lists_in_fragments_and_counts_out_of_bounds_agree_on_every_path(variant
             assert results[0].stdout.hex() == out, results[0].stderr
         else:
             assert results[0].stderr == b"-:0: PerTest.Five: value out of range\n"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_octets_and_bits_in_fragments_off_the_octet_boundary(variant):
+    """An OCTET STRING and a BIT STRING of 16K items and more go in fragments (X.691
+    11.9.3.8), after a BOOLEAN that takes them off the octet boundary in UPER.  The
+    fragments are read and written as asn1tools and pycrate write them, in every build:
+    one fragment and an empty rest, 64K and a rest, two of 16K and a rest, and a string
+    whose last fragment ends in the input's last octet.  A truncation of the last octet is
+    refused alike on every path."""
+    s = spec("per")
+    reference = s.reference[VARIANTS[variant]]
+    aligned = variant == "aper"
+    rng = __import__("random").Random(11)
+
+    def bits(n: int) -> tuple:
+        octets = bytearray(rng.randbytes((n + 7) // 8))
+        if n % 8:
+            octets[-1] &= 0xFF << (8 - n % 8) & 0xFF
+        return bytes(octets), n
+
+    for octets, nbits in ((16384, 16384), (70000, 5), (40000, 40003), (3, 70001)):
+        value = {"flag": True, "octets": rng.randbytes(octets), "bits": bits(nbits)}
+        data = reference.encode("Blobs", value)
+        assert data == s.pycrate.encode("Blobs", to_pycrate(s.graph, "PerTest.Blobs", value),
+                                        aligned), (octets, nbits)
+        der = s.reference["der"].encode("Blobs", value)
+        for mode in MODES:
+            assert s.run(mode, "Blobs", data, variant, "der").stdout == der, (mode, octets)
+            assert s.run(mode, "Blobs", data, variant, variant).stdout == data, (mode, octets)
+            assert s.run(mode, "Blobs", der, "ber", variant).stdout == data, (mode, octets)
+        results = [s.run(mode, "Blobs", data[:-1], variant, "der") for mode in MODES]
+        assert len({(r.returncode, r.stdout, r.stderr) for r in results}) == 1, results
+        assert results[0].returncode != 0 and b"PerTest.Blobs" in results[0].stderr

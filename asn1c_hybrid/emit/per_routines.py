@@ -15,7 +15,8 @@ and index; out of their root, the tables take the group member by member.
 BIT STRING (without named bits), OCTET STRING and the known-multiplier strings without a
 PER-visible FROM go through asn1h_per_string and asn1h_per_put_string, with a shape of
 their sizes and characters worked out here, as the tables' bounds_of and alphabet_of
-would at run time.  Every
+would at run time; short ones of characters that go as their own values through
+asn1h_per_short_string and asn1h_per_put_short_string (`_short_string`).  Every
 other member goes through asn1h_per_member (the tables, or its own type's compiled
 routine), and extension additions through the tables, so that a compiled type and an
 interpreted one call each other at every level, as in BER.  A list's count goes through
@@ -59,6 +60,7 @@ class _Inline:
     tests: tuple[str, ...] = ()
     extensible: bool = False        # an extension bit first: 0 inline, 1 by the tables
     shape: str = ""                 # string: the asn1h_per_shape initializer
+    short: bool = False             # string: asn1h_per_short_string's kind (_short_string)
     field: str = ""                 # number: ".v" of a big one (asn1h_int)
 
 
@@ -113,6 +115,23 @@ def _string_shape(t: TypeLayout) -> Optional[str]:
             f"{lowest}u, {count}u, {largest}u, UINT64_C({low}), {top} }}")
 
 
+def _short_string(t: TypeLayout) -> bool:
+    """Whether a string of _string_shape is one for asn1h_per_short_string: characters
+    that go as their own values, in 7 bits or fewer in UPER and as octets in APER, one
+    octet each in C, of SIZE (lb..ub) with ub - lb < 255 (a length of 8 bits at most)."""
+    per = t.per
+    if t.kind != "ASN1H_BYTES" or t.universal not in _REPERTOIRES \
+            or _UNITS.get(t.universal, 1) != 1:
+        return False
+    if per is None or per.sizes is None or per.sizes[1] is None:
+        return False
+    _, count, largest, numeric = _REPERTOIRES[t.universal]
+    if _character_bits(count, largest, numeric, True) != (8, 0):
+        return False
+    bits, indexed = _character_bits(count, largest, numeric, False)
+    return 0 < bits < 8 and not indexed and per.sizes[1] - per.sizes[0] < 255
+
+
 def root_members(t: TypeLayout) -> list[MemberLayout]:
     """The root members in the order PER writes them: a SET's in the canonical order of
     their tags (X.691 21), as its member table holds them."""
@@ -148,7 +167,7 @@ def _inline(layout: Layout, m: MemberLayout) -> Optional[_Inline]:
         check = member_type.check
         if shape is None or (check and not per_decides(check, member_type.per)):
             return None                 # more than PER sees: asn1h_check judges it
-        return _Inline("string", shape=shape)
+        return _Inline("string", shape=shape, short=_short_string(member_type))
     storage, ctype = integer_storage(m.target)
     if kind == Kind.ENUMERATED:
         enum = layout.types[m.target.id]
@@ -284,8 +303,9 @@ class _Writer:
             return [f"{indent}if (!asn1h_per_bits(r, 1, &x))", f"{indent}    {fail}",
                     f"{indent}{access} = x != 0;", f"{indent}{count}"]
         if how.kind == "string":
-            return [f"{indent}if (!asn1h_per_string(r, &{self.shapes.name(how.shape)}, "
-                    f"&{access}))", f"{indent}    {fail}", f"{indent}{count}"]
+            call = "asn1h_per_short_string" if how.short else "asn1h_per_string"
+            return [f"{indent}if (!{call}(r, &{self.shapes.name(how.shape)}, &{access}))",
+                    f"{indent}    {fail}", f"{indent}{count}"]
         value = "x" if not how.low else f"{_literal(how.low)} + (int64_t)x"   # x <= range < 2^63
         number = [f"{indent}if (!asn1h_per_number(r, UINT64_C({how.range}), &x))",
                   f"{indent}    {fail}",
@@ -469,8 +489,9 @@ class _Writer:
             return [f"{indent}if (!asn1h_per_put_bits(w, 1, {access} != 0))",
                     f"{indent}    {fail}"]
         if how.kind == "string":
-            return [f"{indent}if (!asn1h_per_put_string(w, &{self.shapes.name(how.shape)}, "
-                    f"&{access}))", f"{indent}    {fail}"]
+            call = "asn1h_per_put_short_string" if how.short else "asn1h_per_put_string"
+            return [f"{indent}if (!{call}(w, &{self.shapes.name(how.shape)}, &{access}))",
+                    f"{indent}    {fail}"]
         offset = (f"(uint64_t)((int64_t){access}{how.field} - {_literal(how.low)})" if how.low
                   else f"(uint64_t){access}{how.field}")
         number = f"!asn1h_per_put_number(w, UINT64_C({how.range}), {offset})"
