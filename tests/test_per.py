@@ -574,11 +574,12 @@ def test_short_strings_go_in_one_word_or_as_octets(tmp_path):
     characters as octets, aligned after the length or when the fixed size is above two.
     The values cross every edge: empty, 7 and 8 characters of 7 bits after lengths of 3,
     4 and 8 bits (53, 57, 60 and 64 bits), a size outside an extensible root, fixed sizes
-    of 2 (off the octet boundary in APER too) and 3, 200 characters, a string among the
-    last octets of the input.  Every build
-    writes what asn1tools writes in both variants and reads it back, the compiled one
-    through asn1h_per_short_string for each string; every truncation and flipped bit gives
-    the compiled and interpreted builds the same verdict, offset and path."""
+    of 2 (off the octet boundary in APER too) and 3, 200 characters, the repertoire's
+    ends, a string among the last octets of the input.  Every build writes pycrate's PER
+    (asn1tools' too, where it can write it) in both variants and reads it back, the
+    compiled one through asn1h_per_short_string for each string; every truncation and
+    flipped bit gives the compiled and interpreted builds the same verdict, offset and
+    path."""
     reference, programs = counted_builds(tmp_path, "Shorts", SHORTS, MEMBER_COUNTER,
                                          STRING_FUNCTIONS)
     pycrate = PycrateSpec([tmp_path / "Shorts.asn"], "Shorts")
@@ -1117,8 +1118,9 @@ def test_octets_and_bits_in_fragments_off_the_octet_boundary(variant):
     refused alike on every path."""
     s = spec("per")
     reference = s.reference[VARIANTS[variant]]
+    import random
     aligned = variant == "aper"
-    rng = __import__("random").Random(11)
+    rng = random.Random(11)
 
     def bits(n: int) -> tuple:
         octets = bytearray(rng.randbytes((n + 7) // 8))
