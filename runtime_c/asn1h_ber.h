@@ -865,8 +865,9 @@ typedef struct asn1h_per_shape {
 int asn1h_per_string(asn1h_per_in *r, const asn1h_per_shape *s, void *v);
 int asn1h_per_put_string(asn1h_per_out *w, const asn1h_per_shape *s, const void *v);
 /* The same for a string of characters that go as their own values (not indices, one
- * octet each in the C value), with SIZE (lb..ub), ub - lb < 255: in UPER, one word when it
- * takes at most 57 bits. */
+ * octet each in the C value), with SIZE (lb..ub), ub - lb < 255, the generator's choice:
+ * in UPER one word when it takes at most 57 bits, in APER its octets where they lie;
+ * anything else as asn1h_per_string and asn1h_per_put_string take it. */
 int asn1h_per_short_string(asn1h_per_in *r, const asn1h_per_shape *s, asn1h_bytes *v);
 int asn1h_per_put_short_string(asn1h_per_out *w, const asn1h_per_shape *s,
                                const asn1h_bytes *v);
