@@ -7,7 +7,8 @@
 #
 #   asn1c_hybrid_generate(TARGET name SPECS file_or_dir...
 #                         [PDUS Module.Type...] [PROFILE profile.json...]
-#                         [BUDGET 20%|bytes] [PREFIX p_] [MODE hybrid|compiled|interpreted]
+#                         [BUDGET 20%|bytes] [COST_MODEL auto|measured|units]
+#                         [PREFIX p_] [MODE hybrid|compiled|interpreted]
 #                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
 #                         [ENCODING ber|uper|aper...] [KEEP_ENCODING Module.Type...]
 #                         [LAYOUTS N|auto] [LAYOUT_FORM exact|slot] [LENIENT])
@@ -23,7 +24,9 @@
 # KEEP_ENCODING names SEQUENCE and SET types whose decoded values keep their TLV as
 # received (--keep-encoding: the signed part of a certificate, to hash).  LAYOUTS and
 # LAYOUT_FORM are --layouts and --layout-form: fast paths for the layouts of the PDU's
-# messages in the PROFILE (one PDUS; docs/layouts.md).
+# messages in the PROFILE (one PDUS; docs/layouts.md).  COST_MODEL is --cost-model: units
+# makes the hybrid's choice, and so the generated C, the same on every machine; measured
+# (what auto picks) calibrates on first use and regenerates when the calibration changes.
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
@@ -65,7 +68,7 @@ endfunction()
 
 function(asn1c_hybrid_generate)
   cmake_parse_arguments(PARSE_ARGV 0 arg "LENIENT"
-    "TARGET;BUDGET;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME;LAYOUTS;LAYOUT_FORM"
+    "TARGET;BUDGET;COST_MODEL;PREFIX;MODE;NAME;OUTPUT_DIR;RUNTIME;LAYOUTS;LAYOUT_FORM"
     "SPECS;PDUS;PROFILE;ENCODING;KEEP_ENCODING")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "asn1c_hybrid_generate: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -105,6 +108,9 @@ function(asn1c_hybrid_generate)
   endif()
   if(arg_BUDGET)
     list(APPEND options --budget "${arg_BUDGET}")
+  endif()
+  if(arg_COST_MODEL)
+    list(APPEND options --cost-model "${arg_COST_MODEL}")
   endif()
   if(arg_PREFIX)
     list(APPEND options --prefix "${arg_PREFIX}")

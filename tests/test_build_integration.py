@@ -182,6 +182,9 @@ def test_cmake_builds_and_regenerates_exactly_when_an_input_changes(
     assert GENERATING in out
     assert "asn1c_hybrid_runtime" in out               # the runtime as a library target
     check_program(build / "personnel_roundtrip", der)
+    # COST_MODEL units reaches the compiler: no calibration among the inputs
+    depfile = (build / "personnel_asn" / "personnel.d").read_text()
+    assert "personnel.asn" in depfile and "calibration.json" not in depfile
 
     out = cmake_build(build)                           # nothing changed: nothing runs
     assert GENERATING not in out and "Building C object" not in out

@@ -18,6 +18,7 @@ import pytest
 
 import asn1c_hybrid
 from asn1c_hybrid.resources import data_dir
+from asn1c_hybrid.select.calibration import default_path
 
 REPO = Path(__file__).resolve().parent.parent
 PERSONNEL = REPO / "examples" / "personnel" / "personnel.asn"
@@ -160,6 +161,23 @@ def test_depfile_names_the_profiles(tmp_path, repo_root):
     succeed("compile", PERSONNEL, "-o", tmp_path / "gen", "--profile", profile,
             "--depfile", depfile)
     assert str(profile) in parse_depfile(depfile.read_text())[1]
+
+
+def test_depfile_names_the_calibration_only_when_the_model_measures(tmp_path):
+    """The measured model's choice depends on the calibration and the runtime it measured,
+    so a new calibration regenerates; the units model reads neither (the build examples
+    use it, so this is where the measured model's inputs are checked)."""
+    runtime = [str(p) for p in data_dir("runtime_c").glob("*.c")]
+    inputs = {}
+    for model in ("measured", "units"):
+        depfile = tmp_path / f"{model}.d"
+        succeed("compile", PERSONNEL, "-o", tmp_path / model, "--cost-model", model,
+                "--depfile", depfile)
+        inputs[model] = parse_depfile(depfile.read_text())[1]
+    assert str(default_path()) in inputs["measured"]
+    assert set(runtime) <= set(inputs["measured"])
+    assert str(default_path()) not in inputs["units"]
+    assert not set(runtime) & set(inputs["units"])
 
 
 def test_stamp_is_the_depfile_target_and_is_touched_on_every_run(tmp_path):
