@@ -216,8 +216,11 @@ def generate(target: Target, mode: str, out: Path, *extra: str, name: str = "spe
     out.mkdir(parents=True, exist_ok=True)
     # every PDU of the same specification: they share the compiled object (_spec_object)
     pdus = [t.pdu for t in TARGETS.values() if t.specs() == target.specs()]
+    # the rules of the target's input alone: the harnesses use no other, and a compiled
+    # type's routines of the other rules would only lengthen the build
     argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", name,
-            *[arg for pdu in pdus for arg in ("--pdu", pdu)], *MODES[mode], *extra]
+            *[arg for pdu in pdus for arg in ("--pdu", pdu)], "--encoding", target.rules,
+            *MODES[mode], *extra]
     with _generate_lock:                    # the compiler runs in this process, one at a time
         status = cli_main(argv)
     if status != 0:

@@ -42,10 +42,10 @@ class PycrateSpec:
             (obj.from_aper if aligned else obj.from_uper)(data)
         except Exception:
             return False
-        return _without_defaults(obj, obj.get_val(), value) == value
+        return without_defaults(obj, obj.get_val(), value) == value
 
 
-def _without_defaults(obj, got: Any, wanted: Any) -> Any:
+def without_defaults(obj, got: Any, wanted: Any) -> Any:
     """`got` (as pycrate decodes it) without the DEFAULT components it filled in where
     `wanted` leaves them out."""
     kind = getattr(obj, "TYPE", "")
@@ -58,14 +58,14 @@ def _without_defaults(obj, got: Any, wanted: Any) -> Any:
                     continue
                 out[name] = v
             else:
-                out[name] = _without_defaults(inner, v, wanted[name])
+                out[name] = without_defaults(inner, v, wanted[name])
         return out
     if kind == "CHOICE" and isinstance(got, tuple) and isinstance(wanted, tuple) \
             and got[0] == wanted[0]:
-        return (got[0], _without_defaults(obj._cont[got[0]], got[1], wanted[1]))
+        return (got[0], without_defaults(obj._cont[got[0]], got[1], wanted[1]))
     if kind in ("SEQUENCE OF", "SET OF") and isinstance(got, list) and \
             isinstance(wanted, list) and len(got) == len(wanted):
-        return [_without_defaults(obj._cont, g, w) for g, w in zip(got, wanted)]
+        return [without_defaults(obj._cont, g, w) for g, w in zip(got, wanted)]
     return got
 
 

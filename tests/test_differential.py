@@ -33,6 +33,9 @@ SETS = ["personnel", "blackwell", "allkinds", "x400", "rfc5280", "rfc5652", "lda
         "kerberos", "snmp"]
 MAX_TYPES = 60          # per spec set: every root first, then other named types
 VALUES_PER_TYPE = 3
+# X.400's values are large: three of each of 60 types overflow hypothesis' buffer in
+# nearly every example (546 of 549 discarded), and the few that fit are the smallest
+VALUES_PER_TYPE_OF = {"x400": 1}
 # hypothesis examples per spec set; ASN1H_DIFF_EXAMPLES=50 for a longer run
 EXAMPLES = int(os.environ.get("ASN1H_DIFF_EXAMPLES", "3"))
 
@@ -144,13 +147,15 @@ def run_all(ctx: Context, cases_by_type: dict[str, list[Case]]) -> None:
 @given(data=st.data())
 def test_random_values_agree_with_the_reference(set_name, data):
     ctx = context(set_name)
-    cases: dict[str, list[Case]] = {}
+    drawn = {}
     for type_id in ctx.types:
-        values = data.draw(st.lists(ctx.strategies.of(type_id), min_size=1,
-                                    max_size=VALUES_PER_TYPE), label=type_id)
-        seed = data.draw(st.integers(0, 2**32), label="variant seed")
-        cases[type_id] = [Case(ctx, type_id, v, seed + k) for k, v in enumerate(values)]
-    run_all(ctx, cases)
+        values = data.draw(st.lists(ctx.strategies.of(type_id), min_size=1, max_size=(
+            VALUES_PER_TYPE_OF.get(set_name, VALUES_PER_TYPE))), label=type_id)
+        drawn[type_id] = values, data.draw(st.integers(0, 2**32), label="variant seed")
+    # the reference's work once every value is drawn: a draw past the end of hypothesis'
+    # buffer discards the example, and would discard that work with it
+    run_all(ctx, {type_id: [Case(ctx, type_id, v, seed + k) for k, v in enumerate(values)]
+                  for type_id, (values, seed) in drawn.items()})
 
 
 def test_the_sample_covers_every_kind():

@@ -7,6 +7,11 @@ converter, in the compiled, interpreted and mixed builds:
   - our encoder writes the reference PER of the value, from its DER;
   - our decoder reads it: re-encoded in DER it is the DER of the value;
   - PER in, PER out gives the same octets.
+LTE RRC's all-compiled build carries PER alone (SpecUnderTest.per_only): it must give the
+same octets from PER in, PER out, and the interpreted build's JER of the value.  S1AP and
+NGAP, which asn1tools cannot compile for PER, have pycrate alone as their reference: its
+UPER and APER of random values of their IE types must come out of every build unchanged,
+with JER that pycrate reads back as the value.
 The reference PER is pycrate's, or asn1tools' where pycrate's decoder reads that back as
 the value and not its own encoder's output; where it reads back neither, it must read back
 ours.  Where the references disagree, X.691 decides:
@@ -45,7 +50,8 @@ import sys
 import specbuilds
 import typedtlv
 from asn1c_hybrid import api
-from pycrate_ref import PycrateSpec, to_pycrate
+from asn1c_hybrid.typegraph import Kind
+from pycrate_ref import PycrateSpec, to_pycrate, without_defaults
 from valuegen import ValueStrategies
 
 TESTS = Path(__file__).resolve().parent
@@ -59,7 +65,11 @@ VARIANTS = {"uper": "uper", "aper": "per"}      # ours -> asn1tools' codec name
 
 
 class SpecUnderTest:
-    def __init__(self, files, module: str):
+    """A spec's references and its converter in every mode.  The modes in `per_only` are
+    built with `--encoding uper,aper`: their compiled types get PER routines alone (LTE
+    RRC's all-compiled build with BER's too is five times longer to compile), and their
+    converter reads and writes PER and writes JER, not DER."""
+    def __init__(self, files, module: str, per_only: tuple[str, ...] = ()):
         self.files = files
         self.module = module
         self.graph = api.load([str(f) for f in files])
@@ -67,8 +77,11 @@ class SpecUnderTest:
                           for codec in ("der", "uper", "per")}
         self.strategies = ValueStrategies(self.graph)
         self.pycrate = PycrateSpec(files, module)
-        self.builds = {mode: cbuild.converter(files, *specbuilds.MODES[mode],
-                                              flags=specbuilds.FLAGS) for mode in MODES}
+        self.per_only = per_only
+        self.builds = {mode: cbuild.converter(
+            files, *specbuilds.MODES[mode],
+            *(("--encoding", "uper,aper") if mode in per_only else ()),
+            flags=specbuilds.FLAGS) for mode in MODES}
 
     def run(self, mode: str, pdu: str, data: bytes, source: str, target: str):
         return self.builds[mode].run("-p", f"{self.module}.{pdu}", "-i", source, "-o", target,
@@ -80,10 +93,11 @@ _specs: dict[str, SpecUnderTest] = {}
 
 def spec(name: str) -> SpecUnderTest:
     if name not in _specs:
-        files, module = {"per": (PER_SPEC, "PerTest"),
-                         "cam": (CAM_SPEC, "CAM-PDU-Descriptions"),
-                         "rrc": (RRC_SPEC, "EUTRA-RRC-Definitions")}[name]
-        _specs[name] = SpecUnderTest(files, module)
+        files, module, per_only = {
+            "per": (PER_SPEC, "PerTest", ()),
+            "cam": (CAM_SPEC, "CAM-PDU-Descriptions", ()),
+            "rrc": (RRC_SPEC, "EUTRA-RRC-Definitions", ("compiled",))}[name]
+        _specs[name] = SpecUnderTest(files, module, per_only)
     return _specs[name]
 
 
@@ -127,7 +141,7 @@ def check(s: SpecUnderTest, pdu: str, value) -> None:
     der = typedtlv.canonical_der(s.graph, type_id, raw)
     for ours in VARIANTS:
         per, wanted = reference_per(s, pdu, value, ours)
-        for mode in MODES:
+        for mode in [m for m in MODES if m not in s.per_only]:
             encoded = s.run(mode, pdu, der, "ber", ours)
             assert encoded.returncode == 0, (mode, ours, value, encoded.stderr.decode())
             if per is None:                 # both encoders err here: pycrate's decoder judges
@@ -141,6 +155,15 @@ def check(s: SpecUnderTest, pdu: str, value) -> None:
             assert decoded.stdout == der, (mode, ours, value, per.hex())
             again = s.run(mode, pdu, per, ours, ours)
             assert again.stdout == per, (mode, ours, value)
+        if s.per_only:          # the value read, as JER, from a build checked against DER
+            jer = s.run("interpreted", pdu, per, ours, "jer")
+            assert jer.returncode == 0, (ours, value, jer.stderr.decode())
+        for mode in s.per_only:
+            again = s.run(mode, pdu, per, ours, ours)
+            assert again.returncode == 0, (mode, ours, value, again.stderr.decode())
+            assert again.stdout == per, (mode, ours, value)
+            decoded = s.run(mode, pdu, per, ours, "jer")
+            assert decoded.stdout == jer.stdout, (mode, ours, value, per.hex())
 
 
 PER_TYPES = ["Kinds", "Message", "Record", "Pick", "Size", "Colour"]
@@ -224,19 +247,40 @@ AP_CASES = {
 }
 
 
+class ApplicationProtocol:
+    """A 3GPP application protocol's files and its converter in every mode, with PER
+    alone (no BER routines to compile: asn1tools, the DER reference, cannot read these
+    specs' information object sets anyway)."""
+    def __init__(self, name: str):
+        folder = AP_CASES[name][0]
+        self.files = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / folder / "*.asn")))
+        self.builds = {mode: cbuild.converter(self.files, *specbuilds.MODES[mode],
+                                              "--encoding", "uper,aper", flags=specbuilds.FLAGS)
+                       for mode in MODES}
+
+
+_protocols: dict[str, ApplicationProtocol] = {}
+
+
+def protocol(name: str) -> ApplicationProtocol:
+    if name not in _protocols:
+        _protocols[name] = ApplicationProtocol(name)
+    return _protocols[name]
+
+
 @pytest.mark.parametrize("name", sorted(AP_CASES))
 def test_application_protocol_messages_round_trip(name):
     """pycrate writes a setup request of the protocol in APER (its decoder reads it back
     as the value); every build reads it, its open types decoded through their information
     object sets (the procedure's value, each ProtocolIE-Field's), and writes the same
     octets from the decoded values."""
-    folder, module, pdu, value, decoded = AP_CASES[name]
-    files = sorted(Path(p) for p in glob.glob(str(specbuilds.SPECS / folder / "*.asn")))
+    _, module, pdu, value, decoded = AP_CASES[name]
+    files = protocol(name).files
     reference = PycrateSpec(files, module)
     data = reference.encode(pdu, value, True)
     assert reference.reads_as(pdu, data, True, value)
     for mode in MODES:
-        build = cbuild.converter(files, *specbuilds.MODES[mode], flags=specbuilds.FLAGS)
+        build = protocol(name).builds[mode]
         result = build.run("-p", f"{module}.{pdu}", "-i", "aper", "-o", "aper", "-",
                            input=data, check=False)
         assert result.returncode == 0, (mode, result.stderr.decode())
@@ -293,6 +337,109 @@ def test_a_choice_index_follows_the_canonical_order_of_its_tags(tmp_path):
             theirs = subprocess.run([str(asn1c), "-iber", "-oper", "-"], input=encoded,
                                     capture_output=True, check=True).stdout
             assert theirs.hex() == by_hand, value
+
+
+AP_IE_MODULES = {"s1ap": "S1AP-IEs", "ngap": "NGAP-IEs"}
+AP_TYPES = 40           # per protocol, spread evenly over its IE module
+
+
+class ProtocolTypes:
+    """The IE types of an application protocol that random values can fill without an
+    open type: hypothesis writes no value of an open type in PER, so the OPTIONAL
+    members whose values may hold one (the iE-Extensions containers) are left out."""
+    def __init__(self, name: str):
+        self.protocol = protocol(name)
+        self.module = AP_IE_MODULES[name]
+        self.graph = api.load([str(f) for f in self.protocol.files])
+        self.pycrate = PycrateSpec(self.protocol.files, self.module)
+        holds_open = self._holds_open()
+        self.avoid = {node.id: {c.name for c in node.components
+                                if not c.present_always and holds_open(c.type)}
+                      for node in self.graph if node.kind in (Kind.SEQUENCE, Kind.SET)}
+        self.strategies = ValueStrategies(self.graph, avoid=self.avoid)
+        fillable = [node.id for node in self.graph if node.id.startswith(self.module + ".")
+                    and not node.is_anonymous and not self._needs_open(node.id, set())]
+        self.types = fillable[::max(1, len(fillable) // AP_TYPES)]
+
+    def _holds_open(self):
+        memo: dict[str, bool] = {}
+
+        def holds(node_id: str) -> bool:
+            if node_id not in memo:
+                memo[node_id] = False               # a cycle adds nothing
+                memo[node_id] = self.graph.target(node_id).kind == Kind.OPEN or any(
+                    holds(s) for s in self.graph.successors(node_id))
+            return memo[node_id]
+        return holds
+
+    def _needs_open(self, node_id: str, seen: set) -> bool:
+        if node_id in seen:
+            return False
+        seen.add(node_id)
+        node = self.graph.target(node_id)
+        if node.kind == Kind.OPEN:
+            return True
+        successors = [c.type for c in node.components
+                      if c.name not in self.avoid.get(node.id, ())] \
+            if node.kind in (Kind.SEQUENCE, Kind.SET) else self.graph.successors(node_id)
+        return any(self._needs_open(s, seen) for s in successors)
+
+
+_protocol_types: dict[str, ProtocolTypes] = {}
+
+
+@pytest.mark.parametrize("name", sorted(AP_IE_MODULES))
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_application_protocol_types_against_pycrate(name, data):
+    """Random values of AP_TYPES types of the protocol's IE module (pycrate is the oracle:
+    asn1tools cannot compile these specs for PER).  pycrate writes each in UPER and APER
+    (values its own decoder does not read back are left out); every build reads them,
+    framed (--framed), and must write the same octets, and write JER that pycrate's
+    JER decoder reads as the value."""
+    if name not in _protocol_types:
+        _protocol_types[name] = ProtocolTypes(name)
+    p = _protocol_types[name]
+    cases = []                                      # (type, variant, encodings, values)
+    for type_id in p.types:
+        values = data.draw(st.lists(p.strategies.of(type_id), min_size=1, max_size=3),
+                           label=type_id)
+        pdu = type_id.split(".", 1)[1]
+        for variant in VARIANTS:
+            aligned = variant == "aper"
+            encodings, wanted = [], []
+            for value in values:
+                value = to_pycrate(p.graph, type_id, value)
+                encoding = p.pycrate.encode(pdu, value, aligned)
+                if p.pycrate.reads_as(pdu, encoding, aligned, value):
+                    encodings.append(encoding)
+                    wanted.append(value)
+            if encodings:
+                cases.append((type_id, variant, encodings, wanted))
+    assert cases
+    jobs = []
+    for mode in MODES:
+        for type_id, variant, encodings, _ in cases:
+            framed = b"".join(len(e).to_bytes(4, "big") + e for e in encodings)
+            for output in (variant, "jer"):
+                jobs.append((p.protocol.builds[mode],
+                             ("-p", type_id, "-i", variant, "-o", output, "--framed", "-"),
+                             framed))
+    results = iter(specbuilds.run_many(jobs))
+    for mode in MODES:
+        for type_id, variant, encodings, wanted in cases:
+            written, jer = next(results), next(results)
+            assert written.returncode == 0, (mode, type_id, variant, written.stderr.decode())
+            assert written.stdout == b"".join(encodings), \
+                (mode, type_id, variant, [e.hex() for e in encodings], written.stdout.hex())
+            lines = jer.stdout.decode().splitlines()
+            assert jer.returncode == 0 and len(lines) == len(wanted), \
+                (mode, type_id, variant, jer.stderr.decode())
+            reader = getattr(p.pycrate.module, type_id.split(".", 1)[1].replace("-", "_"))
+            for line, value in zip(lines, wanted):
+                reader.from_jer(line)
+                assert without_defaults(reader, reader.get_val(), value) == value, \
+                    (mode, type_id, variant, line, value)
 
 
 def test_a_character_outside_its_repertoire_is_refused():
