@@ -376,6 +376,10 @@ typedef struct asn1h_constraint {
 #define ASN1H_PER_SIZE_UB   0x10u   /* sizes: an upper bound */
 #define ASN1H_PER_SIZE_EXT  0x20u   /* sizes: extensible */
 #define ASN1H_PER_CHARS     0x40u   /* a permitted alphabet */
+#define ASN1H_PER_BIG       0x40u   /* on an INTEGER, with ASN1H_PER_LB alone: bounds
+                                       beyond 64 bits, the values' pair then giving the
+                                       offsets in spec->data of their octets (a count, then
+                                       two's complement; -1: no ub) */
 #define ASN1H_PER_DECIDES   0x80u   /* these bounds are the whole constraint (one interval
                                        of values or of sizes, bounded, not extensible):
                                        PER, which refuses a number outside them, need not

@@ -28,8 +28,10 @@ extern "C" {
 #define ASN1H_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define ASN1H_INLINE      static inline __attribute__((always_inline))
 #define ASN1H_NOINLINE    __attribute__((noinline))
+#define ASN1H_COLD        __attribute__((noinline, cold))   /* rare: optimized for size */
 #else
 #define ASN1H_NOINLINE
+#define ASN1H_COLD
 #define ASN1H_LIKELY(x)   (x)
 #define ASN1H_UNLIKELY(x) (x)
 #define ASN1H_INLINE      static inline

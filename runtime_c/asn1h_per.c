@@ -635,17 +635,17 @@ static int dec_member(per_in *r, const asn1h_member *m, void *base)
     return dec_member_of(r, m, asn1h_member_type(r->d->types, m), base);
 }
 
-/* out[0..w) = a + b, or a - b when `subtract` (a: n octets, b: a number, both two's
- * complement; w > n and w > 8, so nothing overflows).  Returns out past its redundant
+/* out[0..w) = a + b, or a - b when `subtract` (a: n octets, b: m octets, both two's
+ * complement; w > n and w > m, so nothing overflows).  Returns out past its redundant
  * sign octets, its length in *len. */
-static const uint8_t *big_add(const uint8_t *a, size_t n, int64_t b, int subtract,
-                              uint8_t *out, size_t w, size_t *len)
+static const uint8_t *big_sum(const uint8_t *a, size_t n, const uint8_t *b, size_t m,
+                              int subtract, uint8_t *out, size_t w, size_t *len)
 {
     unsigned carry = subtract ? 1u : 0u;    /* a - b = a + ~b + 1 */
     size_t i;
     for (i = 0; i < w; i++) {
         unsigned x = i < n ? a[n - 1 - i] : (a[0] & 0x80 ? 0xFFu : 0u);
-        unsigned y = i < 8 ? (unsigned)((uint64_t)b >> (8 * i)) & 0xFFu : (b < 0 ? 0xFFu : 0u);
+        unsigned y = i < m ? b[m - 1 - i] : (b[0] & 0x80 ? 0xFFu : 0u);
         unsigned sum = x + (subtract ? (~y & 0xFFu) : y) + carry;
         out[w - 1 - i] = (uint8_t)sum;
         carry = sum >> 8;
@@ -658,6 +658,16 @@ static const uint8_t *big_add(const uint8_t *a, size_t n, int64_t b, int subtrac
     return out;
 }
 
+/* big_sum with b a number (w > 8). */
+ASN1H_NOINLINE static const uint8_t *big_add(const uint8_t *a, size_t n, int64_t b,
+                                             int subtract, uint8_t *out, size_t w,
+                                             size_t *len)
+{
+    uint8_t octets[8];
+    asn1h_store_be64(octets, (uint64_t)b);
+    return big_sum(a, n, octets, 8, subtract, out, w, len);
+}
+
 /* Stores an INTEGER given as two's-complement octets, as BER decoding would. */
 static int store_int(per_in *r, const asn1h_type *t, void *v, const uint8_t *octets,
                      size_t n, size_t at)
@@ -667,6 +677,92 @@ static int store_int(per_in *r, const asn1h_type *t, void *v, const uint8_t *oct
         return 0;
     }
     return 1;
+}
+
+/* ---- Bounds beyond 64 bits (ASN1H_PER_BIG): numbers of any size, out of the usual
+ * numbers' way.  X.691 11.5.7 and 11.7 with the offset from lb as octets: UPER writes it
+ * in the bits of the range, APER counts its octets when the range needs more than 64K. */
+
+/* A bound's octets in spec->data (NULL for none: -1). */
+static const uint8_t *big_bound(const asn1h_spec *spec, int64_t at, size_t *n)
+{
+    if (at < 0)
+        return NULL;
+    *n = spec->data[at];
+    return spec->data + at + 1;
+}
+
+/* The range ub - lb (>= 0) into out[0..w), without leading zero octets. */
+static const uint8_t *big_range(const uint8_t *lb, size_t ln, const uint8_t *ub, size_t un,
+                                uint8_t *out, size_t w, size_t *n)
+{
+    const uint8_t *range = big_sum(ub, un, lb, ln, 1, out, w, n);
+    while (*n > 1 && range[0] == 0) {
+        range++;
+        (*n)--;
+    }
+    return range;
+}
+
+/* The bits of a range of rn octets (the first not zero) beyond 64 bits. */
+static size_t range_bits(const uint8_t *range, size_t rn)
+{
+    return 8 * (rn - 1) + bit_length(range[0]);
+}
+
+ASN1H_COLD static int dec_big_integer(per_in *r, const asn1h_type *t, void *v, per_bounds b,
+                                      size_t at)
+{
+    size_t ln = 0, un = 0, rn = 0, n, len, i;
+    const uint8_t *lb = big_bound(r->d->spec, b.lb, &ln);
+    const uint8_t *ub = big_bound(r->d->spec, b.ub, &un), *range = NULL, *off;
+    uint8_t room[258], field[258], *sum;   /* bounds have 255 octets at most */
+    uint64_t x;
+    if (ub)
+        range = big_range(lb, ln, ub, un, room, sizeof room, &rn);
+    if (!ub) {                              /* semi-constrained: the offset, counted */
+        if (!(off = get_open(r, &n)))
+            return 0;
+        if (n == 0)
+            return in_fail(r, ASN1H_ERR_LENGTH);
+    } else if (rn <= 8) {
+        uint64_t top = 0;
+        for (i = 0; i < rn; i++)
+            top = top << 8 | range[i];
+        if (!get_constrained(r, top, &x))
+            return 0;
+        asn1h_store_be64(field, x);
+        off = field;
+        n = 8;
+    } else {
+        if (r->aligned) {                   /* the indefinite-length case */
+            if (!get_constrained(r, rn - 1, &x) || !in_align(r))
+                return 0;
+            n = (size_t)x + 1;
+            if (!(off = get_octets(r, n)))
+                return 0;
+        } else {                            /* a bit-field of the range's bits */
+            size_t bits = range_bits(range, rn);
+            n = (bits + 7) / 8;
+            for (i = 0; i < n; i++) {
+                if (!get_bits(r, i ? 8 : (unsigned)(bits - 8 * (n - 1)), &x))
+                    return 0;
+                field[i] = (uint8_t)x;
+            }
+            off = field;
+        }
+        if (n == rn && memcmp(off, range, n) > 0) {
+            asn1h_fail(r->d, ASN1H_ERR_CONSTRAINT, r->buf + at / 8);
+            return 0;
+        }
+    }
+    /* the value: lb + the offset, an unsigned number (00 first) */
+    if (!(sum = (uint8_t *)asn1h_arena_alloc(r->d->arena, 2 * n + ln + 4)))
+        return in_fail(r, ASN1H_ERR_MEMORY);
+    sum[0] = 0;
+    memcpy(sum + 1, off, n);
+    off = big_sum(sum, n + 1, lb, ln, 0, sum + n + 1, (n > ln ? n : ln) + 2, &len);
+    return store_int(r, t, v, off, len, at);
 }
 
 /* A big number from a constrained number: x, or, when t's bounds reach above INT64_MAX
@@ -759,6 +855,8 @@ static int dec_integer(per_in *r, const asn1h_type *t, void *v)
         x = (uint64_t)b.lb + off;
         return store_number(r, t, v, (int64_t)x, at);
     }
+    if (ASN1H_UNLIKELY(b.flags & ASN1H_PER_BIG) && !ext)  /* (with ASN1H_PER_LB alone) */
+        return dec_big_integer(r, t, v, b, at);
     if (!(octets = get_open(r, &n)))        /* counted octets, in fragments when long */
         return 0;
     if (n == 0)
@@ -1755,6 +1853,66 @@ static void integer_value(const asn1h_type *t, const void *v, int64_t *x, int *b
     }
 }
 
+/* The offset d (dn octets, unsigned) in the range (rn octets, the first not zero). */
+static int put_big_offset(per_out *w, const uint8_t *d, size_t dn, const uint8_t *range,
+                          size_t rn)
+{
+    size_t lead, i;
+    if (rn <= 8) {
+        uint64_t top = 0, x = 0;
+        for (i = 0; i < rn; i++)
+            top = top << 8 | range[i];
+        for (i = 0; i < dn; i++)
+            x = x << 8 | d[i];
+        return put_constrained(w, top, x);
+    }
+    if (w->aligned)                         /* the indefinite-length case */
+        return put_constrained(w, rn - 1, dn - 1) && out_align(w) && put_octets(w, d, dn);
+    /* a bit-field of the range's bits: zeros, then d[0] in the bits left before the
+       other octets of d (d <= range, so they are enough) */
+    for (lead = range_bits(range, rn) - 8 * (dn - 1); lead > 8; lead -= i) {
+        i = lead - 8 > 56 ? 56 : lead - 8;
+        if (!put_bits(w, (unsigned)i, 0))
+            return 0;
+    }
+    return put_bits(w, (unsigned)lead, d[0]) && put_octets(w, d + 1, dn - 1);
+}
+
+/* The value - lb: the offset in the root (not negative, not above the range), else the
+ * extension bit and the number, or a constraint error. */
+ASN1H_COLD static int enc_big_integer(per_out *w, const asn1h_type *t, const void *v,
+                                      per_bounds b)
+{
+    size_t ln = 0, un = 0, rn = 0, n, dn;
+    const uint8_t *lb = big_bound(w->e->spec, b.lb, &ln);
+    const uint8_t *ub = big_bound(w->e->spec, b.ub, &un), *range = NULL, *octets, *d;
+    uint8_t scratch[10], room[258], small[268], *diff = small;
+    int root, ok;
+    octets = asn1h_int_octets(t, v, scratch, &n);
+    if (n + ln + 2 > sizeof small && !(diff = (uint8_t *)malloc(n + ln + 2)))
+        return out_fail(w, ASN1H_ERR_MEMORY);
+    d = big_sum(octets, n, lb, ln, 1, diff, (n > ln ? n : ln) + 1, &dn);
+    root = !(d[0] & 0x80);
+    if (dn > 1 && d[0] == 0) {              /* unsigned: no sign octet */
+        d++;
+        dn--;
+    }
+    if (root && ub) {
+        range = big_range(lb, ln, ub, un, room, sizeof room, &rn);
+        root = dn < rn || (dn == rn && memcmp(d, range, dn) <= 0);
+    }
+    if (b.flags & ASN1H_PER_VALUE_EXT)
+        ok = put_bits(w, 1, !root);
+    else if (!(ok = root))
+        out_fail(w, ASN1H_ERR_CONSTRAINT);
+    if (ok)
+        ok = !root ? put_open(w, octets, n) : !ub ? put_open(w, d, dn)
+                                                  : put_big_offset(w, d, dn, range, rn);
+    if (diff != small)
+        free(diff);
+    return ok;
+}
+
 static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
 {
     per_bounds b = bounds_of(w->e->spec, t);
@@ -1768,6 +1926,8 @@ static int enc_integer(per_out *w, const asn1h_type *t, const void *v)
         x = asn1h_load_int(asn1h_storage(t), v);    /* the octets only when written */
         octets = NULL;
         n = 0;
+    } else if (ASN1H_UNLIKELY(b.flags & ASN1H_PER_BIG)) {     /* (stored as big numbers) */
+        return enc_big_integer(w, t, v, b);
     } else {
         integer_value(t, v, &x, &big, &octets, &n, scratch);
     }

@@ -16,8 +16,8 @@ The reference PER is pycrate's, or asn1tools' where pycrate's decoder reads that
 the value and not its own encoder's output; where it reads back neither, it must read back
 ours.  Where the references disagree, X.691 decides:
   - asn1tools encodes a semi-constrained INTEGER with a negative lower bound,
-    `INTEGER (-10..MAX)`, as the number instead of its offset from the bound (X.691 10.7,
-    "n - lb");
+    `INTEGER (-10..MAX)`, or one beyond 64 bits, `INTEGER (2^64..MAX)`, as the number
+    instead of its offset from the bound (X.691 10.7, "n - lb");
   - asn1tools does not align an empty character string after its length in APER, where
     pycrate and X.691 30.5.7 do (and both do for bit and octet strings);
   - pycrate's APER encoder writes a stray 00 before the length of every extension
@@ -340,13 +340,15 @@ def test_a_choice_index_follows_the_canonical_order_of_its_tags(tmp_path):
 
 
 AP_IE_MODULES = {"s1ap": "S1AP-IEs", "ngap": "NGAP-IEs"}
-AP_TYPES = 40           # per protocol, spread evenly over its IE module
+# per protocol, spread evenly over its IE module; ASN1H_AP_TYPES=0 for all (make test-ap)
+AP_TYPES = int(os.environ.get("ASN1H_AP_TYPES", "40"))
 
 
 class ProtocolTypes:
     """The IE types of an application protocol that random values can fill without an
     open type: hypothesis writes no value of an open type in PER, so the OPTIONAL
-    members whose values may hold one (the iE-Extensions containers) are left out."""
+    members and the CHOICE alternatives whose values may hold one (the iE-Extensions
+    and choice-Extensions containers) are left out."""
     def __init__(self, name: str):
         self.protocol = protocol(name)
         self.module = AP_IE_MODULES[name]
@@ -356,10 +358,15 @@ class ProtocolTypes:
         self.avoid = {node.id: {c.name for c in node.components
                                 if not c.present_always and holds_open(c.type)}
                       for node in self.graph if node.kind in (Kind.SEQUENCE, Kind.SET)}
+        for node in self.graph:
+            if node.kind == Kind.CHOICE:
+                opens = {c.name for c in node.components if holds_open(c.type)}
+                if len(opens) < len(node.components):
+                    self.avoid[node.id] = opens
         self.strategies = ValueStrategies(self.graph, avoid=self.avoid)
         fillable = [node.id for node in self.graph if node.id.startswith(self.module + ".")
                     and not node.is_anonymous and not self._needs_open(node.id, set())]
-        self.types = fillable[::max(1, len(fillable) // AP_TYPES)]
+        self.types = fillable[::max(1, len(fillable) // AP_TYPES)] if AP_TYPES else fillable
 
     def _holds_open(self):
         memo: dict[str, bool] = {}
@@ -379,10 +386,11 @@ class ProtocolTypes:
         node = self.graph.target(node_id)
         if node.kind == Kind.OPEN:
             return True
-        successors = [c.type for c in node.components
-                      if c.name not in self.avoid.get(node.id, ())] \
-            if node.kind in (Kind.SEQUENCE, Kind.SET) else self.graph.successors(node_id)
-        return any(self._needs_open(s, seen) for s in successors)
+        if node.kind not in (Kind.SEQUENCE, Kind.SET, Kind.CHOICE):
+            return any(self._needs_open(s, seen) for s in self.graph.successors(node_id))
+        members = [c.type for c in node.components if c.name not in self.avoid.get(node.id, ())]
+        return (node.kind == Kind.CHOICE and not members) or \
+            any(self._needs_open(m, seen) for m in members)
 
 
 _protocol_types: dict[str, ProtocolTypes] = {}
@@ -457,6 +465,70 @@ def test_a_character_outside_its_repertoire_is_refused():
     assert result.stderr.decode() == (
         f"-:26: {module}.{pdu}.initiatingMessage.value.protocolIEs[1].item.value: value "
         "out of range\n")
+
+
+BIG_BOUNDS = """Big DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Above ::= INTEGER (18446744073709551616..18446744073709551626)
+Wide ::= INTEGER (-18446744073709551616..18446744073709551616)
+Semi ::= INTEGER (18446744073709551616..MAX)
+Below ::= INTEGER (-170141183460469231731687303715884105728..0)
+WideExt ::= INTEGER (-18446744073709551616..18446744073709551616, ...)
+Odd ::= INTEGER (-9223372036854775809..9223372036854775807)
+Record ::= SEQUENCE { flag BOOLEAN, above Above, wide Wide, semi Semi, below Below,
+                      ext WideExt, odd Odd }
+END
+"""
+BIG_VALUES = [("Above", v) for v in (2**64, 2**64 + 3, 2**64 + 10)] + \
+    [("Wide", v) for v in (-2**64, -5, 0, 2**63, 2**64)] + \
+    [("Semi", v) for v in (2**64, 2**64 + 300, 2**200)] + \
+    [("Below", v) for v in (-2**127, -2**64, -1, 0)] + \
+    [("WideExt", v) for v in (-2**64, 7, 2**64, 2**64 + 1, -2**70, 3**90)] + \
+    [("Odd", v) for v in (-2**63 - 1, -2**63, 0, 2**63 - 1)] + \
+    [("Record", {"flag": True, "above": 2**64 + 1, "wide": -1, "semi": 2**64 + 5,
+                 "below": -7, "ext": 2**65, "odd": -2**63 - 1})]
+
+
+def test_bounds_beyond_64_bits(tmp_path):
+    """X.691 11.5.7 and 11.7 with bounds no int64_t holds (the tables give them as octets,
+    ASN1H_PER_BIG): a range of 11 above 2^64, ranges of 2^65 and 2^127 (a bit-field of 66
+    and 127 bits in UPER, counted octets in APER), a lower bound alone at 2^64, an
+    extensible range, and a lower bound one below INT64_MIN.  Against pycrate (asn1tools
+    writes the semi-constrained number itself, not its offset from 2^64), both ways, on
+    every build; values and encodings outside the bounds are refused."""
+    module = tmp_path / "Big.asn"
+    module.write_text(BIG_BOUNDS)
+    der = asn1tools.compile_files([str(module)], "der")
+    reference = PycrateSpec([module], "Big")
+    builds = {mode: cbuild.converter([module], *specbuilds.MODES[mode],
+                                     flags=specbuilds.FLAGS) for mode in MODES}
+    for pdu, value in BIG_VALUES:
+        value_der = der.encode(pdu, value)
+        for variant in VARIANTS:
+            per = reference.encode(pdu, value, variant == "aper")
+            assert reference.reads_as(pdu, per, variant == "aper", value)
+            for mode, build in builds.items():
+                args = ("-p", f"Big.{pdu}", "-i")
+                assert build.run(*args, "ber", "-o", variant, "-", input=value_der).stdout \
+                    == per, (mode, pdu, value, variant)
+                assert build.run(*args, variant, "-o", "der", "-", input=per).stdout \
+                    == value_der, (mode, pdu, value, variant)
+    refused = [("Above", "ber", "uper", der.encode("Above", 2**64 - 1)),
+               ("Above", "ber", "aper", der.encode("Above", 2**64 + 11)),
+               ("Wide", "uper", "der", b"\xff" * 9),          # 66 bits above the range
+               ("Wide", "aper", "der", b"\x80" + b"\xff" * 9),  # 9 octets above it
+               ("Wide", "aper", "der", b"\x90" + b"\x00" * 10)]  # 10 octets: none has
+    for mode, build in builds.items():
+        for pdu, source, target, data in refused:
+            result = build.run("-p", f"Big.{pdu}", "-i", source, "-o", target, "-",
+                               input=data, check=False)
+            assert result.returncode == 1 and b"value out of range" in result.stderr, \
+                (mode, pdu, data.hex(), result.stderr)
+        for variant in VARIANTS:
+            per = reference.encode("Record", BIG_VALUES[-1][1], variant == "aper")
+            for cut in range(1, len(per)):
+                result = build.run("-p", "Big.Record", "-i", variant, "-o", "der", "-",
+                                   input=per[:cut], check=False)
+                assert clean_failure(result) and result.returncode == 1, (mode, cut)
 
 
 CHARACTERS = """Characters DEFINITIONS AUTOMATIC TAGS ::= BEGIN

@@ -97,9 +97,21 @@ def runtime_check(node: Node, target: Node) -> Optional[RuntimeCheck]:
     return check or None
 
 
+def big_bounds(values: tuple[Optional[int], Optional[int]]) -> bool:
+    """Whether PER bounds of INTEGER values go beyond what the tables' int64_t pairs hold
+    (a lower bound outside int64_t, or an upper bound beyond INT64_MAX that is not the
+    uint64_t case of a lower bound >= 0): the tables then give them as octets."""
+    lo, hi = values
+    if lo is None:
+        return False
+    if not INT64_MIN <= lo <= INT64_MAX:
+        return True
+    return hi is not None and hi > INT64_MAX and not (lo >= 0 and hi <= UINT64_MAX)
+
+
 def per_visible(node: Node, target: Node) -> Optional[PerVisible]:
-    """What PER encodes of `node`'s constraint.  Value constraints on INTEGER (bounds in
-    int64_t, or from a non-negative one up to UINT64_MAX, as `INTEGER (0..2^64-1)`); SIZE on
+    """What PER encodes of `node`'s constraint.  Value constraints on INTEGER (bounds of
+    any size from a lower one; an upper bound alone within int64_t); SIZE on
     BIT STRING, OCTET STRING, the known-multiplier strings and lists; FROM on those
     strings unless extensible.  A string constrained by single values has none (X.691
     8.3.x: only SIZE and FROM are PER-visible there), nor have the other strings."""
@@ -114,9 +126,9 @@ def per_visible(node: Node, target: Node) -> Optional[PerVisible]:
     kind = target.kind
     if kind == Kind.INTEGER and root.values is not None:
         lo, hi = root.values.hull()
-        if all(b is None or (isinstance(b, int) and INT64_MIN <= b <= INT64_MAX)
-               for b in (lo, hi)) or (isinstance(lo, int) and isinstance(hi, int)
-                                      and 0 <= lo <= INT64_MAX < hi <= UINT64_MAX):
+        # (bounds of up to 255 octets: the tables count a bound's octets in one)
+        if all(b is None or isinstance(b, int) and b.bit_length() < 2040 for b in (lo, hi)) \
+                and (lo is not None or hi is None or INT64_MIN <= hi <= INT64_MAX):
             values = (lo, hi)
             value_ext = extensible or "values" in root.loose
     sized = kind in (Kind.BIT_STRING, Kind.SEQUENCE_OF, Kind.SET_OF) or kind == Kind.BYTES \

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from ..diagnostics import CompileError, Diagnostic
 from ..typegraph import Tag
-from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck, per_decides
+from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck, big_bounds, \
+    per_decides
 from .layout import Layout, MemberLayout, TypeLayout
 from .per_routines import has_per_routines, per_names, ranked_roots, root_members
 
@@ -88,7 +89,7 @@ class Tables:
     tags: list[str] = field(default_factory=list)                   # the uint32 tag pool
     defaults: list[Default] = field(default_factory=list)           # by member index
     open: list[tuple[int, int, int]] = field(default_factory=list)  # key, key_len, type
-    data: bytes = b""                                               # open tables' keys
+    data: bytes = b""                               # open tables' keys, PER bounds > 64 bits
     enum_values: list[int] = field(default_factory=list)
     enum_names: list = field(default_factory=list)                  # every item's name
     string_rows: list[bytes] = field(default_factory=list)          # names' words, in rows
@@ -514,7 +515,7 @@ class _Builder:
 
     def constraint_record(self, check: RuntimeCheck, per: Optional[PerVisible]) -> int:
         """The index of the asn1h_constraint record of `check` and `per`, added once."""
-        flags, pairs = per_pairs(per)
+        flags, pairs = per_pairs(per, self.bound_offset)
         if per_decides(check, per):
             flags.append("ASN1H_PER_DECIDES")
         key = (check, per)
@@ -529,6 +530,19 @@ class _Builder:
                                    len(per.chars) if per else 0))
         self.records[key] = len(self.t.constraints) - 1
         return self.records[key]
+
+    def bound_offset(self, bound: int) -> int:
+        """The offset in spec->data of a PER bound beyond 64 bits: a count octet, then
+        its two's-complement octets (shared with equal octets already there)."""
+        octets = bound.to_bytes(bound.bit_length() // 8 + 1, "big", signed=True)
+        blob = bytes([len(octets)]) + octets
+        offset = self.t.data.find(blob)
+        if offset < 0:
+            offset = len(self.t.data)
+            self.t.data += blob
+        if offset + len(blob) > MAX_INDEX:
+            raise _too_many("octets of table keys and bounds")
+        return offset
 
     def bounds_pair(self, pairs: list) -> int:
         """The index of the first of `pairs` in spec->bounds, where they follow each other
@@ -566,19 +580,26 @@ class _Builder:
         return target.enum_items, target.enum_root
 
 
-def per_pairs(per: Optional[PerVisible]) -> tuple[list[str], list[tuple[int, int]]]:
-    """The ASN1H_PER_* flags of a PER-visible constraint and its pairs of bounds."""
+def per_pairs(per: Optional[PerVisible], bound_offset: Callable[[int], int]
+              ) -> tuple[list[str], list[tuple[int, int]]]:
+    """The ASN1H_PER_* flags of a PER-visible constraint and its pairs of bounds; values'
+    bounds beyond 64 bits as the offsets `bound_offset` gives them (-1: no upper bound),
+    with ASN1H_PER_BIG."""
     flags: list[str] = []
     pairs: list[tuple[int, int]] = []
     if not per:
         return flags, pairs
     if per.values is not None:
         lo, hi = per.values
+        big = big_bounds(per.values)
         if lo is not None:
             flags.append("ASN1H_PER_LB")
-        if hi is not None:
-            flags.append("ASN1H_PER_UB")
-        if lo is not None or hi is not None:
+        if hi is not None and not big:      # big: ASN1H_PER_LB alone, which the usual
+            flags.append("ASN1H_PER_UB")    # numbers' paths pass by
+        if big:
+            flags.append("ASN1H_PER_BIG")
+            pairs.append((bound_offset(lo), -1 if hi is None else bound_offset(hi)))
+        elif lo is not None or hi is not None:
             # an upper bound beyond INT64_MAX (its lower bound is not negative) as its
             # int64_t pattern, below the lower bound: the runtime reads it as unsigned
             pairs.append((INT64_MIN if lo is None else lo,
