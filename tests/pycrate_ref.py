@@ -30,14 +30,18 @@ class PycrateSpec:
         spec.loader.exec_module(module)
         self.module = getattr(module, module_name.replace("-", "_"))
 
+    def type_of(self, pdu: str):
+        """pycrate's object of the module's type `pdu` (its name with - as _)."""
+        return getattr(self.module, pdu.replace("-", "_"))
+
     def encode(self, pdu: str, value: Any, aligned: bool) -> bytes:
-        obj = getattr(self.module, pdu.replace("-", "_"))
+        obj = self.type_of(pdu)
         obj.set_val(value)
         return obj.to_aper() if aligned else obj.to_uper()
 
     def reads_as(self, pdu: str, data: bytes, aligned: bool, value: Any) -> bool:
         """Whether pycrate's decoder reads `data` as `value`, all of it."""
-        obj = getattr(self.module, pdu.replace("-", "_"))
+        obj = self.type_of(pdu)
         try:
             (obj.from_aper if aligned else obj.from_uper)(data)
         except Exception:

@@ -378,7 +378,7 @@ def test_captured_application_protocol_messages(name):
     value pycrate's APER decoder reads from the octets."""
     _, module, pdu, _, _ = AP_CASES[name]
     reference = PycrateSpec(protocol(name).files, module)
-    reader = getattr(reference.module, pdu.replace("-", "_"))
+    reader = reference.type_of(pdu)
     for what, text in CAPTURED[name].items():
         data = bytes.fromhex(text)
         reader.from_aper(data)
@@ -506,7 +506,7 @@ def test_application_protocol_types_against_pycrate(name, part, data):
             # may hold U+0085 or U+2028, which JSON leaves as they are
             assert jer.returncode == 0 and len(lines) == len(wanted), \
                 (mode, type_id, variant, jer.stderr.decode())
-            reader = getattr(p.pycrate.module, type_id.split(".", 1)[1].replace("-", "_"))
+            reader = p.pycrate.type_of(type_id.split(".", 1)[1])
             for line, value in zip(lines, wanted):
                 reader.from_jer(line)
                 assert without_defaults(reader, reader.get_val(), value) == value, \
