@@ -28,11 +28,15 @@ class PycrateSpec:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
+        self.modules = module
         self.module = getattr(module, module_name.replace("-", "_"))
 
     def type_of(self, pdu: str):
-        """pycrate's object of the module's type `pdu` (its name with - as _)."""
-        return getattr(self.module, pdu.replace("-", "_"))
+        """pycrate's object of the module's type `pdu`, or of `Module.Type` in any module
+        (names with - as _)."""
+        module, _, name = pdu.rpartition(".")
+        owner = getattr(self.modules, module.replace("-", "_")) if module else self.module
+        return getattr(owner, name.replace("-", "_"))
 
     def encode(self, pdu: str, value: Any, aligned: bool) -> bytes:
         obj = self.type_of(pdu)

@@ -1,9 +1,10 @@
 """PER (X.691), unaligned and aligned, against pycrate and asn1tools, on every build mode.
 
 Random values within their constraints (tests/valuegen.py) of the types of
-tests/specs/per/PerTest.asn (one of each PER form) and of ETSI ITS CAM are encoded by
-pycrate and asn1tools in UPER and APER, and by asn1tools in DER.  Through the generated
-converter, in the compiled, interpreted and mixed builds:
+tests/specs/per/PerTest.asn (one of each PER form), of ETSI ITS CAM and LTE RRC's PDUs,
+and of 40 named types of each of CAM and LTE RRC (all 1,971 with `make test-types`) are
+encoded by pycrate and asn1tools in UPER and APER, and by asn1tools in DER.  Through the
+generated converter, in the compiled, interpreted and mixed builds:
   - our encoder writes the reference PER of the value, from its DER;
   - our decoder reads it: re-encoded in DER it is the DER of the value;
   - PER in, PER out gives the same octets.
@@ -103,8 +104,10 @@ def spec(name: str) -> SpecUnderTest:
 
 def reference_per(s: SpecUnderTest, pdu: str, value, ours: str):
     """The PER of `value` by pycrate, or by asn1tools, whichever pycrate's decoder reads
-    back as the value (None when neither does), and the value in pycrate's terms."""
-    type_id = f"{s.module}.{pdu}"
+    back as the value (None when neither does), and the value in pycrate's terms; (None,
+    None) for a value pycrate refuses to take.  `pdu` is a type of the spec's module, or
+    `Module.Type`."""
+    type_id = pdu if "." in pdu else f"{s.module}.{pdu}"
     aligned = ours == "aper"
     try:
         wanted = to_pycrate(s.graph, type_id, value)
@@ -112,8 +115,8 @@ def reference_per(s: SpecUnderTest, pdu: str, value, ours: str):
     except Exception as exc:                # pycrate's IA5String leaves DEL (0x7F) out
         if "invalid character" not in str(exc):
             raise
-        reject()
-    candidates.append(s.reference[VARIANTS[ours]].encode(pdu, value))
+        return None, None
+    candidates.append(s.reference[VARIANTS[ours]].encode(type_id.split(".", 1)[1], value))
     for data in candidates:
         if s.pycrate.reads_as(pdu, data, aligned, wanted):
             return data, wanted
@@ -133,14 +136,27 @@ def loses_components(value, decoded) -> bool:
     return False
 
 
+def reference_case(s: SpecUnderTest, pdu: str, value):
+    """The canonical DER of `value`, and per variant what `reference_per` gives; None
+    where the references cannot give the value: asn1tools leaves out an addition that
+    follows an absent group, or pycrate refuses a character."""
+    name = pdu.rpartition(".")[2]
+    raw = s.reference["der"].encode(name, value)
+    if loses_components(value, s.reference["der"].decode(name, raw)):
+        return None
+    per = {ours: reference_per(s, pdu, value, ours) for ours in VARIANTS}
+    if any(wanted is None for _, wanted in per.values()):
+        return None
+    type_id = pdu if "." in pdu else f"{s.module}.{pdu}"
+    return typedtlv.canonical_der(s.graph, type_id, raw), per
+
+
 def check(s: SpecUnderTest, pdu: str, value) -> None:
-    type_id = f"{s.module}.{pdu}"
-    raw = s.reference["der"].encode(pdu, value)
-    if loses_components(value, s.reference["der"].decode(pdu, raw)):
-        reject()        # asn1tools leaves out an addition that follows an absent group
-    der = typedtlv.canonical_der(s.graph, type_id, raw)
-    for ours in VARIANTS:
-        per, wanted = reference_per(s, pdu, value, ours)
+    case = reference_case(s, pdu, value)
+    if case is None:
+        reject()
+    der, references = case
+    for ours, (per, wanted) in references.items():
         for mode in [m for m in MODES if m not in s.per_only]:
             encoded = s.run(mode, pdu, der, "ber", ours)
             assert encoded.returncode == 0, (mode, ours, value, encoded.stderr.decode())
@@ -394,11 +410,11 @@ def test_captured_application_protocol_messages(name):
 
 
 AP_IE_MODULES = {"s1ap": "S1AP-IEs", "ngap": "NGAP-IEs"}
-# per protocol, spread evenly over its IE module; ASN1H_AP_TYPES=all (make test-ap) takes
-# every type, AP_TYPES at a time (more at once overflow hypothesis' buffer)
+# per protocol, spread evenly over its IE module; ASN1H_PER_TYPES=all (make test-types)
+# takes every type, AP_TYPES at a time (more at once overflow hypothesis' buffer)
 AP_TYPES = 40
-AP_ALL = os.environ.get("ASN1H_AP_TYPES") == "all"
-AP_PARTS = 20           # of AP_TYPES types each, with AP_ALL: enough for NGAP's 792
+PER_TYPES_ALL = os.environ.get("ASN1H_PER_TYPES") == "all"
+AP_PARTS = 20           # of AP_TYPES types each, with PER_TYPES_ALL: enough for NGAP's 792
 
 
 class ProtocolTypes:
@@ -455,7 +471,7 @@ _protocol_types: dict[str, ProtocolTypes] = {}
 
 
 @pytest.mark.parametrize("name, part", [(name, part) for name in sorted(AP_IE_MODULES)
-                                         for part in range(AP_PARTS if AP_ALL else 1)])
+                                         for part in range(AP_PARTS if PER_TYPES_ALL else 1)])
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_application_protocol_types_against_pycrate(name, part, data):
@@ -467,7 +483,7 @@ def test_application_protocol_types_against_pycrate(name, part, data):
     if name not in _protocol_types:
         _protocol_types[name] = ProtocolTypes(name)
     p = _protocol_types[name]
-    types = p.types if not AP_ALL else p.parts[part] if part < len(p.parts) else []
+    types = p.types if not PER_TYPES_ALL else p.parts[part] if part < len(p.parts) else []
     if not types:
         pytest.skip(f"{name} has {len(p.parts)} parts of {AP_TYPES} types")
     cases = []                                      # (type, variant, encodings, values)
@@ -511,6 +527,84 @@ def test_application_protocol_types_against_pycrate(name, part, data):
                 reader.from_jer(line)
                 assert without_defaults(reader, reader.get_val(), value) == value, \
                     (mode, type_id, variant, line, value)
+
+
+SPEC_TYPES = 40         # per spec, spread evenly over its named types
+SPEC_PARTS = {"cam": 4, "rrc": 46}      # of SPEC_TYPES types each, with PER_TYPES_ALL
+
+
+class SpecTypes:
+    """The named types of every module of ITS CAM or LTE RRC, as `check` takes a PDU."""
+    def __init__(self, name: str):
+        self.spec = spec(name)
+        named = [node.id for node in self.spec.graph if not node.is_anonymous]
+        self.types = named[::max(1, len(named) // SPEC_TYPES)]
+        self.parts = [named[k:k + SPEC_TYPES] for k in range(0, len(named), SPEC_TYPES)]
+
+
+_spec_types: dict[str, SpecTypes] = {}
+
+
+@pytest.mark.parametrize("name, part", [(name, part) for name in sorted(SPEC_PARTS)
+                                         for part in range(SPEC_PARTS[name] if PER_TYPES_ALL
+                                                           else 1)])
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_spec_types_against_the_references(name, part, data):
+    """`check` for 1 or 2 random values of each of SPEC_TYPES named types of ITS CAM or
+    LTE RRC, framed (--framed) so that a build reads all of a type's values at once.
+    The reference PER of a value is pycrate's or asn1tools' (`reference_per`); a value
+    for which both encoders err is left to the PDU tests above, which let pycrate's
+    decoder judge ours one value at a time."""
+    if name not in _spec_types:
+        _spec_types[name] = SpecTypes(name)
+    t = _spec_types[name]
+    s = t.spec
+    types = t.types if not PER_TYPES_ALL else t.parts[part] if part < len(t.parts) else []
+    if not types:
+        pytest.skip(f"{name} has {len(t.parts)} parts of {SPEC_TYPES} types")
+    cases = []                                  # (type, DER, {variant: PER}) per value
+    for type_id in types:
+        values = data.draw(st.lists(s.strategies.of(type_id), min_size=1, max_size=2),
+                           label=type_id)
+        for value in values:
+            case = reference_case(s, type_id, value)
+            if case is not None and all(per for per, _ in case[1].values()):
+                cases.append((type_id, case[0], {v: per for v, (per, _) in case[1].items()}))
+    assert cases
+
+    def framed(octets):
+        return b"".join(len(o).to_bytes(4, "big") + o for o in octets)
+    batches = {}                                # type -> (DERs, {variant: PERs})
+    for type_id, der, per in cases:
+        ders, pers = batches.setdefault(type_id, ([], {v: [] for v in VARIANTS}))
+        ders.append(der)
+        for variant in VARIANTS:
+            pers[variant].append(per[variant])
+    checks = []                                 # (mode, type, conversion, input, wanted)
+    for type_id, (ders, pers) in batches.items():
+        for variant in VARIANTS:
+            for mode in MODES:
+                if mode not in s.per_only:
+                    checks += [(mode, type_id, ("ber", variant), ders, b"".join(pers[variant])),
+                               (mode, type_id, (variant, "der"), pers[variant], b"".join(ders))]
+                checks.append((mode, type_id, (variant, variant), pers[variant],
+                               b"".join(pers[variant])))
+                if s.per_only and (mode in s.per_only or mode == "interpreted"):
+                    checks.append((mode, type_id, (variant, "jer"), pers[variant], None))
+    results = specbuilds.run_many([
+        (s.builds[mode], ("-p", type_id, "-i", source, "-o", target, "--framed", "-"),
+         framed(octets)) for mode, type_id, (source, target), octets, _ in checks])
+    jer = {(type_id, conversion[0]): result.stdout     # from a build checked against DER
+           for (mode, type_id, conversion, _, wanted), result in zip(checks, results)
+           if wanted is None and mode == "interpreted"}
+    for (mode, type_id, conversion, _, wanted), result in zip(checks, results):
+        assert result.returncode == 0, (mode, type_id, conversion, result.stderr.decode())
+        if wanted is None:
+            assert result.stdout == jer[type_id, conversion[0]], (mode, type_id, conversion)
+        else:
+            assert result.stdout == wanted, \
+                (mode, type_id, conversion, wanted.hex(), result.stdout.hex())
 
 
 def test_a_character_outside_its_repertoire_is_refused():
