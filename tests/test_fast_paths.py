@@ -73,10 +73,12 @@ def profiles(tmp_path_factory):
     return out
 
 
-def checker(name: str, mode: str, form: str, profile, *options: str) -> cbuild.Path:
-    """The check program of the example's spec built without fast paths and with those
-    of `form` (`options`: other `compile` options that choose them)."""
-    specs, pdu, _ = EXAMPLES[name]
+def checker(name: str, mode: str, form: str, profile, *options: str,
+            example: tuple = ()) -> cbuild.Path:
+    """The check program of the example's spec (or of `example`: specs, PDU type) built
+    without fast paths and with those of `form` (`options`: other `compile` options that
+    choose them)."""
+    specs, pdu = example or EXAMPLES[name][:2]
     work = cbuild.session_dir() / f"fast-{name}-{mode}-{form}{'-'.join(options)}"
     general = cbuild.generate(specs, work / "general", "--name", "general", "--prefix", "g_",
                               "--pdu", pdu, "--mode", mode)
@@ -342,3 +344,72 @@ def test_template_words_of_a_get_request():
 def _tag(cls: int, number: int):
     from asn1c_hybrid.typegraph import Tag, TagClass
     return Tag(TagClass(cls), number)
+
+
+NOTES = """Notes DEFINITIONS ::= BEGIN
+Note ::= SEQUENCE { text OCTET STRING, urgent BOOLEAN, count INTEGER }
+END
+"""
+
+
+def test_a_layout_of_sparse_headers_checks_its_boolean_in_a_block(tmp_path):
+    """28 octets of contents whose headers (at 0-1, 22-23 and 25-26) leave no window
+    three runs: the template goes as runs, while strict DER's BOOLEAN octet is checked
+    in a 16-octet block; both on every mutation agree with the general decoder."""
+    spec = tmp_path / "Notes.asn"
+    spec.write_text(NOTES)
+
+    def note(urgent: int, count: int) -> bytes:
+        return bytes([0x30, 28, 0x04, 20]) + b"x" * 20 + bytes([1, 1, urgent, 2, 1, count])
+    trace = tmp_path / "notes.ber"
+    trace.write_bytes(note(0xFF, 5) * 2)
+    profile = api.profile(api.load([str(spec)]), "Notes.Note", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker("notes", "compiled", "exact", tmp_path / "profile.json", "--layouts",
+                      "1", example=([spec], "Notes.Note"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert "_booleans[1]" in source and "_mask[" not in source
+    assert source.count("asn1h_fp_u16(p + ") == 3
+    pdus = [note(0xFF, 5), note(0x00, 7), note(0x01, 5), note(0x80, 0x80)]
+    assert check(program, "Notes.Note", pdus, tmp_path, strict=False)[0] == 4
+    assert check(program, "Notes.Note", pdus, tmp_path, strict=True)[0] == 2
+    mutated = mutations(note(0xFF, 5))
+    check(program, "Notes.Note", mutated, tmp_path, strict=False)
+    check(program, "Notes.Note", mutated, tmp_path, strict=True)
+
+
+def test_template_blocks_cover_every_header_octet_and_no_other(profiles):
+    """The constants a path compares with (16-octet blocks where header octets are
+    dense, runs of them elsewhere) against the octets of a message of its layout: every
+    identifier and length octet is compared with its value, and no contents octet is
+    looked at."""
+    cases = []
+    for name in ("snmp", "ldap", "blackwell"):
+        specs, pdu, _ = EXAMPLES[name]
+        chosen = Profile.load(profiles[name][0]).layouts[pdu].forms["exact"][:50]
+        layout = build_layout(api.load([str(s) for s in specs]), set(), "", False, frozenset())
+        name_fast_paths(layout.types[pdu], chosen)
+        training, _ = halves(name)
+        for path in build_fast_paths(layout, pdu, chosen).paths:
+            message = next(m for m in training if path.layout.matches(parse(m)))
+            cases.append((path, message))
+    assert all(any(getattr(path, form) for path, _ in cases) for form in ("blocks", "runs"))
+    for path, message in cases:
+        tlv = parse(message)
+        contents = message[len(tlv.identifier) + len(tlv.length):]
+        headers = {k for placed in _all(_place(tlv, -(len(message) - len(contents))))[1:]
+                   for k in range(placed.start, placed.contents)}
+        compared = {}                       # octet -> (mask, want) of every compare
+        for offset, mask, want in [(b.offset, b.mask, b.want) for b in path.blocks] + \
+                [(r.offset, b"\xff" * len(r.octets), r.octets) for r in path.runs]:
+            assert offset + len(mask) <= len(contents) and len(mask) in (1, 2, 4, 8, 16)
+            for k, (m, v) in enumerate(zip(mask, want)):
+                compared.setdefault(offset + k, set()).add((m, v))
+        for k in range(len(contents)):
+            if k in headers:
+                assert (0xFF, contents[k]) in compared.get(k, ()), (path.layout.id, k)
+            else:
+                assert compared.get(k, {(0, 0)}) == {(0, 0)}, (path.layout.id, k)
+        # Blackwell's headers are two octets in every three to six: blocks
+        if len(contents) == 377:
+            assert len(path.blocks) >= 20 and len(path.runs) <= 10

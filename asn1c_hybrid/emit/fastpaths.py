@@ -1,10 +1,12 @@
 """Layout fast paths (Blackwell; docs/layouts.md): straight-line decoders of a PDU's
 contents for the layouts chosen for its type.
 
-An exact layout's path compares every identifier and length octet of the layout with
-masked 8-octet words (constants built here), then stores every field of the C value at its
-constant offset: strings as pointers into the input, integers loaded word-wide, presence
-bits and CHOICE indexes as constants, list items into one arena block of the known count.
+An exact layout's path compares every identifier and length octet of the layout: where
+they are dense, in masked 16-octet blocks; elsewhere a run of them at a time, in one load
+of 1, 2, 4 or 8 octets (constants built here).  It then stores every field of the C value
+at its constant offset: strings as pointers into the input, integers loaded word-wide,
+presence bits and CHOICE indexes as constants, list items into one arena block of the
+known count.
 It has no tag dispatch, no loop and no length parsing.  The slot layouts share one
 decision tree of their headers (`_SlotTree`), whose leaves store values the same way.
 
@@ -37,14 +39,34 @@ class Refused(Exception):
 
 
 @dataclass
-class Word:
-    """An 8-octet compare of the template, (w & mask) == want, each constant for little-
-    and big-endian loads; for DER's BOOLEAN octets, the mask of their bits 1-7."""
+class Block:
+    """A 16-octet compare of the template, accumulated: (b & mask) ^ want is 0 where it
+    matches; for DER's BOOLEAN octets, `mask` holds their bits 1-7 and `want` is 0.  In
+    octets, so that one constant serves either byte order."""
     offset: int
-    mask_le: int
-    want_le: int
-    mask_be: int
-    want_be: int
+    mask: bytes
+    want: bytes
+
+
+@dataclass
+class Run:
+    """Header octets next to each other (1, 2, 4 or 8), compared in one load."""
+    offset: int
+    octets: bytes
+
+    @property
+    def constant(self) -> str:
+        """The C constant that a native load of the octets equals."""
+        if len(self.octets) == 1:
+            return f"0x{self.octets[0]:02x}"
+        le, be = (int.from_bytes(self.octets, order) for order in ("little", "big"))
+        digits = 2 * len(self.octets)
+        return f"ASN1H_FP_WORD(0x{le:0{digits}x}, 0x{be:0{digits}x})"
+
+
+# a 16-octet window goes as a block (a load, an AND, an XOR and an OR, and a quarter of a
+# test) where it would otherwise take this many runs (a compare and a branch each)
+BLOCK_RUNS = 3
 
 
 @dataclass
@@ -52,8 +74,9 @@ class FastPath:
     layout: MessageLayout
     function: str                 # the C function
     length: int                   # contents octets of the PDU's TLV
-    words: list[Word]
-    booleans: list[Word]          # DER: the words holding BOOLEAN octets
+    blocks: list[Block]           # the windows dense in header octets
+    runs: list[Run]               # the header octets outside the blocks
+    boolean_blocks: list[Block]   # DER: the BOOLEAN octets, with 16 contents octets or more
     checks: list[str]             # C statements before any store: `return 0` on a miss
     body: list[str]               # C statements, `goto miss` on a content check
     depth: int                    # nesting levels the general decoder may count
@@ -145,6 +168,16 @@ class FastPaths:
         if self.slots is not None:
             lines += self.slots.code()
         return any(helper + "(" in line for line in lines)
+
+    @property
+    def uses_blocks(self) -> bool:
+        """Whether a path compares 16-octet blocks (of its template or DER's BOOLEANs)."""
+        return any(path.blocks or path.boolean_blocks for path in self.paths)
+
+    @property
+    def run_sizes(self) -> set[int]:
+        """The sizes of the paths' run loads (the template defines a load of each)."""
+        return {len(run.octets) for path in self.paths for run in path.runs}
 
     @property
     def by_length(self) -> list[tuple[int, list[FastPath]]]:
@@ -633,38 +666,48 @@ class _Builder:
             header = placed.tlv.identifier + placed.tlv.length
             want[placed.start:placed.start + len(header)] = header
             mask[placed.start:placed.start + len(header)] = b"\xff" * len(header)
-        # DER's BOOLEAN octets are 00 or FF: all eight bits equal, so that (w ^ (w << 1))
+        # DER's BOOLEAN octets are 00 or FF: all eight bits equal, so that (b ^ (b << 1))
         # has 0 in bits 1-7 of each (BER takes any octet)
         flags = bytearray(top.size)
         for at in self.booleans:
             flags[at] = 0xFE
         n = top.size
-        words, booleans = [], []
-        if n >= 8:
-            offsets = list(range(0, n - 7, 8))
-            if n % 8:
-                offsets.append(n - 8)
-            for off in offsets:
-                m, w, b = (bytes(a[off:off + 8]) for a in (mask, want, flags))
-                if off == n - 8 and n % 8:
-                    b = bytes(8 - n % 8) + b[8 - n % 8:]    # checked by the word before
-                if any(m):
-                    words.append(Word(off, *(int.from_bytes(x, order)
-                                             for order in ("little", "big") for x in (m, w))))
-                if any(b):
-                    booleans.append(Word(off, int.from_bytes(b, "little"), 0,
-                                         int.from_bytes(b, "big"), 0))
-            tail = []
-        else:
-            tail = [(k, want[k]) for k in range(n) if mask[k]]
-        body = [f"if (p[{k}] != 0x{b:02x}) return 0;" for k, b in tail]
-        if n < 8 and self.booleans:
+        windows = list(range(0, n - 15, 16)) + ([n - 16] if n >= 16 and n % 16 else [])
+        blocks, boolean_blocks, covered = [], [], set()
+        for off in windows:
+            if len(_runs(mask, off, off + 16, covered)) >= BLOCK_RUNS:
+                blocks.append(Block(off, bytes(mask[off:off + 16]), bytes(want[off:off + 16])))
+                covered.update(range(off, off + 16))
+            if any(flags[off:off + 16]):
+                boolean_blocks.append(Block(off, bytes(flags[off:off + 16]), bytes(16)))
+        runs = [Run(k, bytes(want[k:k + size])) for k, size in _runs(mask, 0, n, covered)]
+        body = []
+        if n < 16 and self.booleans:
             body.append("if (d->flags & ASN1H_DER) {")
             body += [f"    if (p[{at}] != 0x00 && p[{at}] != 0xFF) return 0;"
                      for at in self.booleans]
             body.append("}")
-        return FastPath(chosen, function, n, words, booleans, body, self.body, depth,
-                        self.der_miss, self.allocates, self.locals, bytes(want), bytes(mask))
+        return FastPath(chosen, function, n, blocks, runs, boolean_blocks, body, self.body,
+                        depth, self.der_miss, self.allocates, self.locals, bytes(want),
+                        bytes(mask))
+
+
+def _runs(mask: bytes, start: int, stop: int, covered: set) -> list[tuple[int, int]]:
+    """(offset, size) of the loads that compare the header octets of mask[start:stop]
+    not in `covered`: each run of them in loads of 8, 4, 2 and 1 octets."""
+    out, k = [], start
+    while k < stop:
+        if not mask[k] or k in covered:
+            k += 1
+            continue
+        end = k
+        while end < stop and mask[end] and end not in covered:
+            end += 1
+        while k < end:
+            size = next(s for s in (8, 4, 2, 1) if s <= end - k)
+            out.append((k, size))
+            k += size
+    return out
 
 
 class _Encoder(_Builder):
