@@ -483,6 +483,7 @@ def test_application_protocol_types_against_pycrate(name, part, data):
     if name not in _protocol_types:
         _protocol_types[name] = ProtocolTypes(name)
     p = _protocol_types[name]
+    assert not PER_TYPES_ALL or len(p.parts) <= AP_PARTS, "AP_PARTS leaves types out"
     types = p.types if not PER_TYPES_ALL else p.parts[part] if part < len(p.parts) else []
     if not types:
         pytest.skip(f"{name} has {len(p.parts)} parts of {AP_TYPES} types")
@@ -560,6 +561,7 @@ def test_spec_types_against_the_references(name, part, data):
         _spec_types[name] = SpecTypes(name)
     t = _spec_types[name]
     s = t.spec
+    assert not PER_TYPES_ALL or len(t.parts) <= SPEC_PARTS[name], "SPEC_PARTS leaves types out"
     types = t.types if not PER_TYPES_ALL else t.parts[part] if part < len(t.parts) else []
     if not types:
         pytest.skip(f"{name} has {len(t.parts)} parts of {SPEC_TYPES} types")
