@@ -90,6 +90,17 @@ ASN1H_INLINE unsigned asn1h_load_be16(const uint8_t *p)
 #endif
 }
 
+/* n <= 8 octets as a big-endian number (a character of a multi-octet string, a PER
+ * range of up to 64 bits). */
+ASN1H_INLINE uint64_t asn1h_load_be(const uint8_t *p, size_t n)
+{
+    uint64_t x = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        x = x << 8 | p[i];
+    return x;
+}
+
 /* ---- Reading the tables ------------------------------------------------------------- */
 
 static inline const asn1h_type *asn1h_member_type(const asn1h_type *types,

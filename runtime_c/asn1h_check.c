@@ -42,16 +42,6 @@ static int integer_ok(const asn1h_type *t, const void *v, const int64_t *pairs, 
     return within(pairs, n, asn1h_load_int(storage, v));
 }
 
-/* The character at p of a string of `unit` octets per character (1, 2 or 4). */
-static uint32_t char_at(const uint8_t *p, unsigned unit)
-{
-    uint32_t c = 0;
-    unsigned i;
-    for (i = 0; i < unit; i++)
-        c = c << 8 | p[i];
-    return c;
-}
-
 static int bytes_ok(const asn1h_type *t, const asn1h_bytes *v, const int64_t *sizes,
                     unsigned nsizes, const int64_t *chars, unsigned nchars)
 {
@@ -65,7 +55,7 @@ static int bytes_ok(const asn1h_type *t, const asn1h_bytes *v, const int64_t *si
             return 0;
     }
     for (i = 0; nchars && i + unit <= v->len; i += unit)
-        if (!within(chars, nchars, (int64_t)char_at(v->buf + i, unit)))
+        if (!within(chars, nchars, (int64_t)asn1h_load_be(v->buf + i, unit)))
             return 0;
     return 1;
 }

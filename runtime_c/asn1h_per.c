@@ -704,16 +704,6 @@ static const uint8_t *big_range(const uint8_t *lb, size_t ln, const uint8_t *ub,
     return range;
 }
 
-/* The number of n <= 8 big-endian octets. */
-static uint64_t octets_number(const uint8_t *p, size_t n)
-{
-    uint64_t x = 0;
-    size_t i;
-    for (i = 0; i < n; i++)
-        x = x << 8 | p[i];
-    return x;
-}
-
 /* The bits of a range of rn octets (the first not zero) beyond 64 bits. */
 static size_t range_bits(const uint8_t *range, size_t rn)
 {
@@ -736,7 +726,7 @@ ASN1H_COLD static int dec_big_integer(per_in *r, const asn1h_type *t, void *v, p
         if (n == 0)
             return in_fail(r, ASN1H_ERR_LENGTH);
     } else if (rn <= 8) {
-        if (!get_constrained(r, octets_number(range, rn), &x))
+        if (!get_constrained(r, asn1h_load_be(range, rn), &x))
             return 0;
         asn1h_store_be64(field, x);
         off = field;
@@ -1866,7 +1856,7 @@ static int put_big_offset(per_out *w, const uint8_t *d, size_t dn, const uint8_t
 {
     size_t lead, i;
     if (rn <= 8)                            /* and so dn <= 8 */
-        return put_constrained(w, octets_number(range, rn), octets_number(d, dn));
+        return put_constrained(w, asn1h_load_be(range, rn), asn1h_load_be(d, dn));
     if (w->aligned)                         /* the indefinite-length case */
         return put_constrained(w, rn - 1, dn - 1) && out_align(w) && put_octets(w, d, dn);
     /* a bit-field of the range's bits: zeros, then d[0] in the bits left before the
