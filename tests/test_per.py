@@ -470,6 +470,11 @@ class ProtocolTypes:
 _protocol_types: dict[str, ProtocolTypes] = {}
 
 
+def framed(pdus: list[bytes]) -> bytes:
+    """PDUs as the converter's --framed reads them: a 4-octet big-endian length each."""
+    return b"".join(len(pdu).to_bytes(4, "big") + pdu for pdu in pdus)
+
+
 @pytest.mark.parametrize("name, part", [(name, part) for name in sorted(AP_IE_MODULES)
                                          for part in range(AP_PARTS if PER_TYPES_ALL else 1)])
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
@@ -507,11 +512,10 @@ def test_application_protocol_types_against_pycrate(name, part, data):
     jobs = []
     for mode in MODES:
         for type_id, variant, encodings, _ in cases:
-            framed = b"".join(len(e).to_bytes(4, "big") + e for e in encodings)
             for output in (variant, "jer"):
                 jobs.append((p.protocol.builds[mode],
                              ("-p", type_id, "-i", variant, "-o", output, "--framed", "-"),
-                             framed))
+                             framed(encodings)))
     results = iter(specbuilds.run_many(jobs))
     for mode in MODES:
         for type_id, variant, encodings, wanted in cases:
@@ -574,9 +578,6 @@ def test_spec_types_against_the_references(name, part, data):
             if case is not None and all(per for per, _ in case[1].values()):
                 cases.append((type_id, case[0], {v: per for v, (per, _) in case[1].items()}))
     assert cases
-
-    def framed(octets):
-        return b"".join(len(o).to_bytes(4, "big") + o for o in octets)
     batches = {}                                # type -> (DERs, {variant: PERs})
     for type_id, der, per in cases:
         ders, pers = batches.setdefault(type_id, ([], {v: [] for v in VARIANTS}))
