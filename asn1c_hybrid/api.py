@@ -24,7 +24,7 @@ from typing import Callable, Optional, Sequence
 
 from . import frontend
 from .diagnostics import Diagnostics
-from .emit import ENCODINGS, EmitOptions
+from .emit import ENCODINGS, RULES, EmitOptions, carries_ber
 from .emit import generate as emit_generate
 from .emit.naming import c_identifier
 from .errors import CalibrationError, MeasurementError, SelectionError, UsageError
@@ -106,12 +106,13 @@ class SelectOptions:
 
 
 def encoding_rules(names: Sequence[str]) -> tuple[str, ...]:
-    """The encoding rules named, in ENCODINGS' order (UsageError for none or others)."""
-    unknown = [e for e in names if e not in ENCODINGS]
+    """The encoding rules named, in RULES' order (UsageError for none or others); der
+    beside ber is ber's part."""
+    unknown = [e for e in names if e not in RULES]
     if unknown or not names:
         raise UsageError(f"encoding rules {', '.join(unknown) or '(none)'}: this "
-                         "compiler carries " + ", ".join(ENCODINGS))
-    return tuple(e for e in ENCODINGS if e in names)
+                         "compiler carries " + ", ".join(RULES))
+    return tuple(e for e in RULES if e in names and not (e == "der" and "ber" in names))
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,9 @@ class CompileOptions:
     prefix      prefix of every generated C symbol, so that several specs link together.
     encodings   the encoding rules the build carries (ber, uper, aper; default all).
                 A compiled type gets the routines of these rules: BER ones with ber,
-                PER ones (both variants) with uper or aper.
+                PER ones (both variants) with uper or aper.  der instead of ber: BER
+                restricted to DER's forms (definite lengths, primitive strings, times in
+                DER form), and none of the code for the others.
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.
     keep_encoding  SEQUENCE and SET types ("Module.Type") whose decoded values keep their
@@ -163,8 +166,9 @@ class CompileOptions:
         if self.layouts and (len(self.select.pdus) != 1 or not self.select.profiles):
             raise UsageError("--layouts takes the layouts of one PDU's messages from a "
                              "profile: give one --pdu and --profile")
-        if "ber" not in self.encodings and (self.layouts or self.select.layouts
-                                            or self.keep_encoding):
+        # (fast paths match BER's headers as the traces had them: DER's alone is not enough)
+        if ("ber" not in self.encodings and (self.layouts or self.select.layouts)) \
+                or (not carries_ber(self.encodings) and self.keep_encoding):
             raise UsageError(f"--encoding {','.join(self.encodings)}: layout fast paths "
                              "and kept encodings are BER's, so they need ber among the "
                              "rules")

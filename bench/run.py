@@ -45,8 +45,10 @@ CSV_COLUMNS = ["benchmark", "implementation", "operation", "instructions_per_mes
                "bytes_per_message", "code_bytes"]
 
 OURS = list(ours.VARIANTS)
+# our certificate program built with `--encoding der` (DER's forms alone, docs/runtime.md)
+OURS_DER = ["interpreted-der", "compiled-der"]
 PEERS = ["asn1c", "heimdal", "heimdal-template", "openssl"]
-IMPLEMENTATIONS = OURS + PEERS
+IMPLEMENTATIONS = OURS + OURS_DER + PEERS
 OPERATIONS = ("decode", "encode")
 MEASURED_FUNCTION = {"decode": "bench_decode_once", "encode": "bench_encode_once"}
 HEIMDAL_VARIANTS = BENCH / "peers" / "heimdal"
@@ -94,6 +96,10 @@ def blackwell_group() -> SpecGroup:
 
 def certificates_group() -> SpecGroup:
     builders = _ours(corpora.rfc5280_specs, "PKIX1Explicit88", "Certificate")
+    for impl in OURS_DER:
+        builders[impl] = lambda d, impl=impl: ours.build(
+            impl[:-len("-der")], corpora.rfc5280_specs(), "Certificate", "PKIX1Explicit88", d,
+            options=["--encoding", "der"])
     # PKIX1Implicit88 imports BMPString and UTF8String from PKIX1Explicit88 (the RFC says
     # to delete that line for compilers that know them): asn1c refuses the import.  The
     # Certificate type is wholly in PKIX1Explicit88 (extensions are OCTET STRINGs).
@@ -242,7 +248,7 @@ class Runner:
         problem, notes = self.check(build, corpus, benchmark, work)
         if problem:
             for row in rows:
-                row.status = "pending" if implementation in OURS else "n/a"
+                row.status = "pending" if implementation in OURS + OURS_DER else "n/a"
                 row.note = "; ".join([problem] + build.notes)
             return rows
         code = callgrind.code_bytes(build.map_file, build.counts)
@@ -420,7 +426,9 @@ def size_table(rows: Sequence[dict]) -> List[str]:
              "of the all-compiled code; split into generated code and runtime.  Heimdal's "
              "runtime is its prebuilt library (as Debian built it, whatever the level); "
              "asn1c's skeletons are copied among its generated files, so only its total "
-             "is given.", "",
+             "is given.  The `-der` builds of the certificate program are built with "
+             "`--encoding der`: DER's forms of BER alone, without the code of the others "
+             "(indefinite lengths, constructed strings, times in other forms).", "",
              "| spec | build | " + " | ".join(f"{lv} generated | {lv} runtime | {lv} total"
                                              for lv in levels) + " |",
              "| --- | --- |" + " ---: | ---: | ---: |" * len(levels)]

@@ -34,6 +34,10 @@ from asn1c_hybrid.measure.sizes import code_bytes_by_object  # noqa: E402
 
 SIZES_CSV = run.SIZES_CSV
 OUR_BUILDS = ["interpreted", "compiled", "hybrid-10%", "hybrid-20%", "hybrid-40%"]
+# the certificate program built with `--encoding der` too: DER's forms alone, as a
+# certificate has them (docs/runtime.md)
+DER_BUILDS = ["interpreted-der", "compiled-der"]
+DER_SPECS = ("certificates",)
 PEER_BUILDS = ["heimdal-template", "asn1c"]
 LEVELS = ["-O2", "-Os"]
 COLUMNS = ["spec", "build", "level", "generated_bytes", "runtime_bytes", "total_bytes", "note"]
@@ -53,6 +57,9 @@ def _group(group: Callable[[], run.SpecGroup], specs: Callable[[], Sequence[Path
         found = dict(group().builders)
         for build in OUR_BUILDS:
             found[build] = lambda d, build=build: ours.build(build, specs(), pdu, module, d)
+        for build in DER_BUILDS:
+            found[build] = lambda d, build=build: ours.build(
+                build[:-len("-der")], specs(), pdu, module, d, options=["--encoding", "der"])
         return found
     return builders
 
@@ -183,6 +190,8 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
     builders = spec.builders()
     for build in builds:
         row = SizeRow(spec.name, build, level)
+        if build in DER_BUILDS and spec.name not in DER_SPECS:
+            continue
         if build not in builders:
             row.note = "not built for this spec"
             rows.append(row)
@@ -191,7 +200,7 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
         try:
             with optimization(level):
                 made = builders[build](directory)
-            row.generated, row.runtime = measure(made, build in OUR_BUILDS)
+            row.generated, row.runtime = measure(made, build in OUR_BUILDS + DER_BUILDS)
         except (NotApplicable, ours.Pending) as error:
             row.note = run._without_local_paths(str(error).splitlines()[0])[:160]
         rows.append(row)
@@ -203,7 +212,7 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--specs", nargs="*", help="only these (default: all)")
-    parser.add_argument("--builds", nargs="*", default=OUR_BUILDS + PEER_BUILDS)
+    parser.add_argument("--builds", nargs="*", default=OUR_BUILDS + DER_BUILDS + PEER_BUILDS)
     parser.add_argument("--levels", nargs="*", default=[l.lstrip("-") for l in LEVELS],
                         help="optimization levels, without the dash (default: O2 Os)")
     parser.add_argument("--csv", type=Path, default=SIZES_CSV)

@@ -10,7 +10,7 @@
 #                         [BUDGET 20%|bytes] [COST_MODEL auto|measured|units]
 #                         [PREFIX p_] [MODE hybrid|compiled|interpreted]
 #                         [NAME base] [OUTPUT_DIR dir] [RUNTIME LIBRARY|SOURCES]
-#                         [ENCODING ber|uper|aper...] [KEEP_ENCODING Module.Type...]
+#                         [ENCODING ber|der|uper|aper...] [KEEP_ENCODING Module.Type...]
 #                         [LAYOUTS N|auto] [LAYOUT_FORM exact|slot] [LENIENT])
 #
 # makes a static library `name` from the generated C (NAME.h and NAME.c, NAME defaults to

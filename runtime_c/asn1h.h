@@ -391,11 +391,17 @@ typedef struct asn1h_codecs {
     /* SET contents: components in any order (asn1h_decode.c) */
     const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                  const uint8_t *end, unsigned form, void *value);
+    /* BER's constructed strings (asn1h_decode.c).  NULL in a build of DER's forms alone
+     * (--encoding der): it refuses them, and indefinite lengths, as ASN1H_ERR_NOT_DER */
+    const uint8_t *(*constructed_string)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                         unsigned form, uint32_t segment_tag,
+                                         asn1h_bytes *v, uint8_t *unused);
     /* REAL contents (asn1h_real.c) */
     const uint8_t *(*real_decode)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned form, double *v);
     uint8_t *(*real_encode)(asn1h_enc *e, uint8_t *p, double v);
-    /* UTCTime and GeneralizedTime contents (asn1h_time.c) */
+    /* UTCTime and GeneralizedTime contents (asn1h_time.c; in DER form alone in a build of
+     * DER's forms) */
     const uint8_t *(*time_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                   const uint8_t *end, unsigned form, asn1h_bytes *v);
     uint8_t *(*time_encode)(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,

@@ -93,6 +93,8 @@ static void zero_used(const asn1h_arena *a, uint8_t *start, size_t size)
 void asn1h_arena_reset(asn1h_arena *a)
 {
     asn1h_block *keep = NULL, *b, *next;
+    uint8_t *start = NULL;                  /* the region the next message takes */
+    size_t size = 0;
 
     /* Without a caller's buffer, keep the largest block: the next message then needs no
      * heap allocation.  With one, the buffer is what gets reused. */
@@ -105,23 +107,20 @@ void asn1h_arena_reset(asn1h_arena *a)
             free(b);
         }
     }
-    if (keep)
-        zero_used(a, block_data(keep), keep->size);
-    if (a->buf)
-        zero_used(a, a->buf, a->buf_size);
     a->blocks = keep;
     a->heap_used = 0;
     if (keep) {
         keep->next = NULL;
-        a->heap_used = keep->size;
-        a->cur = block_data(keep);
-        a->end = a->cur + keep->size;
+        a->heap_used = size = keep->size;
+        start = block_data(keep);
     } else if (a->buf) {
-        a->cur = a->buf;
-        a->end = a->buf + a->buf_size;
-    } else {
-        a->cur = a->end = NULL;
+        start = a->buf;
+        size = a->buf_size;
     }
+    if (start)
+        zero_used(a, start, size);
+    a->cur = start;
+    a->end = start ? start + size : NULL;
 }
 
 void asn1h_arena_free(asn1h_arena *a)

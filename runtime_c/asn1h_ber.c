@@ -7,7 +7,7 @@
 
 /* ---- Errors -------------------------------------------------------------------------- */
 
-const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at)
+ASN1H_COLD const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at)
 {
     asn1h_error *err = d->err;
     if (err->code == ASN1H_OK) {            /* keep the first, innermost failure */
@@ -19,7 +19,7 @@ const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at)
     return NULL;
 }
 
-void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index)
+ASN1H_COLD void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index)
 {
     if (err->depth < ASN1H_PATH_MAX) {
         err->path[err->depth].member = m;
@@ -32,8 +32,8 @@ void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index)
 
 /* ---- Identifiers and lengths --------------------------------------------------------- */
 
-const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  uint32_t *tag, unsigned *form)
+ASN1H_COLD const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p,
+                                             const uint8_t *end, uint32_t *tag, unsigned *form)
 {
     const uint8_t *start = p;
     uint32_t number = 0;
@@ -56,7 +56,7 @@ const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
     return p;
 }
 
-uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end)
+ASN1H_COLD uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end)
 {
     uint32_t number = 0, cls = p[0] >> 6;
     if (++p < end && (*p & 0x7F) == 0)
@@ -80,7 +80,8 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
     if (*p == 0x80) {
         if (!(*form & ASN1H_FORM_CONSTRUCTED))
             return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        if (d->flags & ASN1H_DER)
+        /* strict DER, or a build of DER's forms alone */
+        if ((d->flags & ASN1H_DER) || !d->spec->codecs->constructed_string)
             return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
         *form |= ASN1H_FORM_INDEF;
         *content_end = end;
@@ -173,8 +174,8 @@ static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefini
  * that the input holds whole encloses it (then it overruns that value).  Only indefinite
  * lengths let an inner length reach past the end of a complete input, so the check walks
  * the input again from its start. */
-const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
-                             size_t len)
+ASN1H_COLD const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at,
+                                        const uint8_t *contents, size_t len)
 {
     const uint8_t *next;
     int truncated = d->input_end && len > (size_t)(d->input_end - contents)
@@ -327,7 +328,8 @@ uint8_t *asn1h_put_len_long(asn1h_enc *e, uint8_t *p, size_t len)
     return p;
 }
 
-uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag, unsigned constructed)
+ASN1H_COLD uint8_t *asn1h_put_tag_long(asn1h_enc *e, uint8_t *p, uint32_t tag,
+                                       unsigned constructed)
 {
     uint32_t number = tag & 0x3FFFFFFFu;
     uint8_t first = (uint8_t)((tag >> 30) << 6 | constructed << 5);

@@ -608,6 +608,12 @@ size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
 const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                               const uint8_t *end, unsigned form, asn1h_bytes *v);
 uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal);
+/* The same in a build of DER's forms alone (--encoding der): times in DER form only, the
+ * others refused (ASN1H_ERR_NOT_DER, ASN1H_ERR_NO_DER). */
+const uint8_t *asn1h_dec_der_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, asn1h_bytes *v);
+uint8_t *asn1h_put_der_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
+                            unsigned universal);
 /* SET contents, asn1h_decode.c: the components in any order (in tag order in DER). */
 const uint8_t *asn1h_dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                              const uint8_t *end, unsigned form, void *v);
@@ -639,6 +645,11 @@ uint8_t *asn1h_encode_tagged(asn1h_enc *e, const asn1h_type *t, uint8_t *p, cons
 
 const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, asn1h_bytes *v);
+/* A constructed string's segments (with universal tag segment_tag), concatenated into the
+ * arena; *unused: a BIT STRING's unused bits.  Through spec->codecs: BER's alone. */
+const uint8_t *asn1h_dec_constructed(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                     unsigned form, uint32_t segment_tag, asn1h_bytes *v,
+                                     uint8_t *unused);
 const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                              const uint8_t *end, void *v);
 

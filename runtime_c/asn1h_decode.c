@@ -351,7 +351,7 @@ ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_ty
 
 /* Total length of a constructed string's segments, each with universal tag `segment_tag`.
  * BIT STRING segments each start with an unused-bits octet, only the last may be non-0. */
-static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+ASN1H_COLD static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, uint32_t segment_tag, uint8_t *out,
                                size_t *total, unsigned depth, uint8_t *unused)
 {
@@ -387,11 +387,10 @@ static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *en
     return asn1h_close(d, p, end, form);
 }
 
-/* A constructed string (BER only): the segments, concatenated into the arena. */
-ASN1H_NOINLINE static const uint8_t *dec_constructed_string(asn1h_dec *d, const uint8_t *p,
-                                                            const uint8_t *end, unsigned form,
-                                                            uint32_t segment_tag,
-                                                            asn1h_bytes *v, uint8_t *unused)
+ASN1H_COLD const uint8_t *asn1h_dec_constructed(asn1h_dec *d, const uint8_t *p,
+                                                const uint8_t *end, unsigned form,
+                                                uint32_t segment_tag, asn1h_bytes *v,
+                                                uint8_t *unused)
 {
     size_t total = 0;
     uint8_t *buf;
@@ -411,6 +410,18 @@ ASN1H_NOINLINE static const uint8_t *dec_constructed_string(asn1h_dec *d, const 
     v->buf = buf;
     v->len = total;
     return q;
+}
+
+/* A constructed string, in a build that carries BER's forms (spec->codecs). */
+ASN1H_COLD static const uint8_t *dec_constructed_string(asn1h_dec *d, const uint8_t *p,
+                                                        const uint8_t *end, unsigned form,
+                                                        uint32_t segment_tag,
+                                                        asn1h_bytes *v, uint8_t *unused)
+{
+    const asn1h_codecs *codecs = d->spec->codecs;
+    if (!codecs->constructed_string)
+        return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
+    return codecs->constructed_string(d, p, end, form, segment_tag, v, unused);
 }
 
 const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
@@ -455,7 +466,7 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
 
 /* A kind whose contents routine lives in an optional part of the runtime that this spec
  * did not link in: its tables never ask for it, so only a broken table gets here. */
-static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
+ASN1H_COLD static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
 {
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
@@ -547,8 +558,9 @@ int asn1h_der_default_ok(asn1h_dec *d, const asn1h_member *m, const void *base,
     return 1;
 }
 
-const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
-                                     const uint8_t *end, unsigned form, void *base)
+ASN1H_COLD const uint8_t *asn1h_decode_required(asn1h_dec *d, const asn1h_member *m,
+                                                const uint8_t *p, const uint8_t *end,
+                                                unsigned form, void *base)
 {
     if (asn1h_at_end(p, end, form))
         return asn1h_fail(d, ASN1H_ERR_MISSING, p);
@@ -582,7 +594,7 @@ ASN1H_INLINE const uint8_t *finish_members(asn1h_dec *d, const asn1h_type *t, vo
  * Compiled routines look at an identifier first and read the rest where a member decodes
  * it: the error is the one of the member (or the unknown additions) that would read this
  * TLV, or else of the contents' end there (left over data, or truncation). */
-ASN1H_NOINLINE static const uint8_t *refused_header(asn1h_dec *d, const asn1h_type *t,
+ASN1H_COLD static const uint8_t *refused_header(asn1h_dec *d, const asn1h_type *t,
                                                     unsigned i, unsigned unknown_at,
                                                     const uint8_t *p, const uint8_t *end,
                                                     unsigned form, void *v)

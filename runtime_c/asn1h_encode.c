@@ -52,7 +52,7 @@ static int untagged_choice(const asn1h_enc *e, const asn1h_type *t)
 
 /* A kind whose contents routine lives in an optional part of the runtime that this spec
  * did not link in: only a broken table asks for it. */
-static uint8_t *no_codec(asn1h_enc *e)
+ASN1H_COLD static uint8_t *no_codec(asn1h_enc *e)
 {
     return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
 }

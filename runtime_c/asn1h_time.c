@@ -37,8 +37,9 @@ static int days_in_month(int year, int month)
     return month == 2 && leap ? 29 : days[month - 1];
 }
 
-/* Reads a time; 0 when the octets are not one (out-of-range fields included). */
-static int parse_time(const uint8_t *p, const uint8_t *end, unsigned universal,
+/* Reads a time; 0 when the octets are not one (out-of-range fields included).  Cold:
+ * times in DER form, the usual ones, are checked by asn1h_is_der_time alone. */
+ASN1H_COLD static int parse_time(const uint8_t *p, const uint8_t *end, unsigned universal,
                       parsed_time *t)
 {
     int century = 0;
@@ -103,7 +104,7 @@ static int parse_time(const uint8_t *p, const uint8_t *end, unsigned universal,
 int asn1h_is_time(const uint8_t *p, const uint8_t *end, unsigned universal)
 {
     parsed_time t;
-    return parse_time(p, end, universal, &t);
+    return asn1h_is_der_time(p, end, universal) || parse_time(p, end, universal, &t);
 }
 
 int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal)
@@ -139,7 +140,7 @@ int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal)
 }
 
 /* Moves the time by `minutes` (either sign), carrying into hours, days, months, years. */
-static void shift(parsed_time *t, int minutes)
+ASN1H_COLD static void shift(parsed_time *t, int minutes)
 {
     int total = t->hour * 60 + t->minute + minutes;
     int days = total >= 0 ? total / 1440 : -((-total + 1439) / 1440);
@@ -173,7 +174,7 @@ static uint8_t *put_two(uint8_t *out, int value)
 
 /* The DER form of the time in [p, end) into out (ASN1H_TIME_MAX octets); its length, or
  * 0 when it has none (a local time, a fraction of an hour or a minute, too long). */
-size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
+ASN1H_COLD size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
                       uint8_t out[ASN1H_TIME_MAX])
 {
     parsed_time t;
@@ -231,6 +232,14 @@ uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned
     return asn1h_put_raw(e, p, der, len);
 }
 
+uint8_t *asn1h_put_der_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
+                            unsigned universal)
+{
+    if (!asn1h_is_der_time(v->buf, v->buf + v->len, universal))
+        return asn1h_enc_fail(e, ASN1H_ERR_NO_DER);
+    return asn1h_put_raw(e, p, v->buf, v->len);
+}
+
 /* UTCTime, GeneralizedTime: a time of X.680, and in its DER form when strict. */
 const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                               const uint8_t *end, unsigned form, asn1h_bytes *v)
@@ -239,5 +248,14 @@ const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *
     int strict = (d->flags & ASN1H_DER) != 0;
     if (q && !(strict ? asn1h_is_der_time : asn1h_is_time)(v->buf, v->buf + v->len, t->aux))
         return asn1h_fail(d, strict ? ASN1H_ERR_NOT_DER : ASN1H_ERR_VALUE, p);
+    return q;
+}
+
+const uint8_t *asn1h_dec_der_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                  const uint8_t *end, unsigned form, asn1h_bytes *v)
+{
+    const uint8_t *q = asn1h_dec_bytes(d, p, end, form, v);
+    if (q && !asn1h_is_der_time(v->buf, v->buf + v->len, t->aux))
+        return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
     return q;
 }

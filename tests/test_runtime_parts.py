@@ -92,3 +92,91 @@ def test_canonical_per_is_per_code_that_a_ber_program_does_not_link(tmp_path, bo
                              check=True).stdout
     assert "asn1h_encode" in symbols
     assert "_per" not in symbols.replace("asn1h_kept_in_per", "")
+
+
+def tlv(identifier: int, contents: bytes) -> bytes:
+    return bytes([identifier, len(contents)]) + contents
+
+
+# BER's forms beside DER's: each (name, the value's encoding, where and in what it is
+# refused) decodes to DER_VALUE in a build of BER, and is refused by a build of DER's forms
+# alone, at the length octet or the contents.
+DER_SPEC = "SEQUENCE { n INTEGER, s OCTET STRING, b BIT STRING, t UTCTime }"
+N, S, B = tlv(0x02, b"\x05"), tlv(0x04, b"ab"), tlv(0x03, b"\x07\x80")
+TIME = tlv(0x17, b"261126160000Z")
+DER_VALUE = tlv(0x30, N + S + B + TIME)
+BER_FORMS = [
+    ("an indefinite length", b"\x30\x80" + N + S + B + TIME + b"\0\0", "1: Parts.T"),
+    ("a constructed OCTET STRING",
+     tlv(0x30, N + tlv(0x24, tlv(0x04, b"a") + tlv(0x04, b"b")) + B + TIME), "7: Parts.T.s"),
+    ("a constructed BIT STRING", tlv(0x30, N + S + tlv(0x23, B) + TIME), "11: Parts.T.b"),
+    ("a time with an offset", tlv(0x30, N + S + B + tlv(0x17, b"2611261700+0100")),
+     "15: Parts.T.t"),
+]
+TIME_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "spec.h"
+int main(void)
+{
+    static const char when[] = "2611261700+0100";   /* 16:00 UTC, not DER's form */
+    static uint8_t out[64];
+    T value;
+    asn1h_error err;
+    size_t len, i;
+    memset(&value, 0, sizeof value);
+    value.n.v = 5;
+    value.t.buf = (const uint8_t *)when;
+    value.t.len = sizeof when - 1;
+    if (asn1h_encode(&T_type, &value, out, sizeof out, &len, &err) != ASN1H_OK) {
+        printf("%s\n", err.code == ASN1H_ERR_NO_DER ? "no DER form" : "another error");
+        return 1;
+    }
+    for (i = 0; i < len; i++)
+        printf("%02x", out[i]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_path, mode):
+    """`--encoding der`: the program reads and writes DER as a `ber` build does, refuses
+    BER's other forms (whatever the options) where the `ber` build takes them, and links
+    none of their code: the reading of constructed strings, the general time parser, the
+    conversion of a time to DER."""
+    spec = tmp_path / "parts.asn"
+    spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {DER_SPEC}\nEND\n")
+    main = tmp_path / "time.c"
+    main.write_text(TIME_MAIN)
+    builds = {}
+    for rules in ("ber", "der"):
+        out = cbuild.generate([spec], tmp_path / rules, "--name", "spec", "--converter",
+                              "--mode", mode, "--encoding", rules)
+        builds[rules] = (cbuild.build_program(out, "spec", flags=FLAGS),
+                         cbuild.build_program(out, "spec", main, flags=FLAGS, program="time"))
+    ber, der = (builds[rules][0] for rules in ("ber", "der"))
+    value = DER_VALUE
+    for program in (ber, der):
+        assert program.run("-p", "Parts.T", "-", input=value).stdout == value
+    for name, data, where in BER_FORMS:
+        assert ber.run("-p", "Parts.T", "-", input=data).stdout == value, name
+        refused = der.run("-p", "Parts.T", "-", input=data, check=False)
+        assert (refused.returncode, refused.stdout) == (1, b""), name
+        assert refused.stderr.decode() == f"-:{where}: not canonical\n", name
+    # the other DER rules still follow --strict-der: a length in more octets than needed
+    long_length = b"\x30\x81" + DER_VALUE[1:]
+    assert der.run("-p", "Parts.T", "-", input=long_length).stdout == value
+    assert der.run("-p", "Parts.T", "--strict-der", "-", input=long_length,
+                   check=False).returncode == 1
+    # encoding a time in another form: brought to DER, or refused (ASN1H_ERR_NO_DER)
+    written = builds["ber"][1].run().stdout.decode()
+    assert written.endswith(TIME.hex())
+    refused = builds["der"][1].run(check=False)
+    assert (refused.returncode, refused.stdout) == (1, b"no DER form\n")
+    symbols = {rules: {line.split()[-1] for line in subprocess.run(
+        ["nm", str(builds[rules][0].program)], capture_output=True, text=True,
+        check=True).stdout.splitlines()} for rules in builds}
+    others = {"asn1h_dec_constructed", "parse_time", "asn1h_der_time"}
+    assert others <= symbols["ber"]
+    assert not others & symbols["der"]

@@ -10,8 +10,15 @@ from .layout import build_layout
 from .render import render
 
 
-ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build can carry
+ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build carries by default
+RULES = ("ber", "der", "uper", "aper")  # all it can carry: der is BER with DER's forms alone
+BER = ("ber", "der")
 PER = ("uper", "aper")
+
+
+def carries_ber(encodings: tuple[str, ...]) -> bool:
+    """Whether a build of these rules reads and writes BER (ber) or DER alone (der)."""
+    return any(rules in BER for rules in encodings)
 
 
 @dataclass
@@ -21,7 +28,8 @@ class EmitOptions:
     converter: bool = False        # also the source of the converter program
     # the rules the build carries: without PER, the tables leave its constraints and
     # groups out and the converter does not link its codec; without BER, likewise, and
-    # compiled types get PER routines only
+    # compiled types get PER routines only; der instead of ber: the program reads DER's
+    # forms alone and links none of BER's others (docs/runtime.md)
     encodings: tuple[str, ...] = ENCODINGS
     # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
     keep_encoding: frozenset[str] = frozenset()
@@ -34,6 +42,7 @@ def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict
     in `compiled` and interpreter tables for everything."""
     per = any(rules in PER for rules in options.encodings)
     layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding,
-                          ber="ber" in options.encodings)
+                          ber=carries_ber(options.encodings),
+                          ber_forms="der" not in options.encodings)
     return render(layout, options.name, options.prefix, options.converter, options.encodings,
                   options.fast_layouts)

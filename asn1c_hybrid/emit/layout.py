@@ -218,14 +218,17 @@ class Layout:
                                           # (symbol, value), enumeration constants
     per: bool = True                      # the tables carry what PER needs
     ber: bool = True                      # compiled types get BER routines
+    ber_forms: bool = True                # BER's other forms than DER's are read
 
 
 class _Builder:
     def __init__(self, graph: TypeGraph, compiled: set[str], prefix: str, per: bool,
-                 keep_encoding: frozenset[str] = frozenset(), ber: bool = True):
+                 keep_encoding: frozenset[str] = frozenset(), ber: bool = True,
+                 ber_forms: bool = True):
         self.prefix = prefix
         self.per = per
         self.ber = ber
+        self.ber_forms = ber_forms
         self.graph = graph
         self.compiled = compiled
         self.keep_encoding = self._kept(keep_encoding)
@@ -429,7 +432,7 @@ class _Builder:
             values.append((self.ctype(value.type), symbol, init))
         return Layout(self.graph, self.names, self.types, descriptors, self.struct_order(),
                       writer.definitions, self.defaults, values, constants, self.per,
-                      self.ber)
+                      self.ber, self.ber_forms)
 
     def _int_constant(self, value) -> Optional[int]:
         """An INTEGER value that C's `int` holds: the header makes it an enumeration
@@ -776,8 +779,10 @@ def _der_order(graph: TypeGraph, node: Node) -> list[int]:
 
 def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "",
                  per: bool = True, keep_encoding: frozenset[str] = frozenset(),
-                 ber: bool = True) -> Layout:
+                 ber: bool = True, ber_forms: bool = True) -> Layout:
     """`per`: with what PER needs (its visible constraints, extension groups);
     `keep_encoding`: the SEQUENCE and SET types whose values keep their TLV; `ber`: the
-    compiled types get BER routines (without, only PER ones)."""
-    return _Builder(graph, compiled, prefix, per, keep_encoding, ber).build()
+    compiled types get BER routines (without, only PER ones); `ber_forms`: the program
+    reads BER's forms beside DER's (indefinite lengths, constructed strings, times in any
+    form), else DER's alone (--encoding der)."""
+    return _Builder(graph, compiled, prefix, per, keep_encoding, ber, ber_forms).build()

@@ -107,7 +107,7 @@ class Tables:
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
     # "time", "received", "open_types", "extensions", "set_extensions",
-    # "choice_extensions", "check" (source.c.j2)
+    # "choice_extensions", "check", "ber_forms" (source.c.j2)
 
 
 PER_CODECS = {"real", "check"}   # the parts asn1h_per.c reaches through asn1h_codecs
@@ -296,6 +296,8 @@ class _Builder:
         enum_items = self.enum_tables(order)
         for t in order:
             self.t.types.append(self.type_entry(t, member_tables, enum_items))
+        if self.layout.ber_forms:               # every BER program may meet them
+            self.t.codecs.add("ber_forms")
         if not self.layout.ber:                 # a PER program calls none of BER's parts
             self.t.codecs &= PER_CODECS
         for t in descriptors:                  # the types that share an entry share all

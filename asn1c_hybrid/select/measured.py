@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from ..emit import ENCODINGS, EmitOptions, generate
+from ..emit import ENCODINGS, EmitOptions, carries_ber, generate
 from ..emit.naming import CNames
 from ..emit.per_routines import per_symbol
 from ..errors import CalibrationError, MeasurementError
@@ -99,7 +99,7 @@ def routine_sizes(graph: TypeGraph, encodings: tuple[str, ...] = ENCODINGS) -> d
     items = [node.id for node in knapsack_items(graph)]
     files = generate(graph, set(items), EmitOptions("measure", encodings=encodings))
     names = CNames(graph)
-    per = "ber" not in encodings
+    per = not carries_ber(encodings)
     symbols = {i: (names.decoder(i), names.encoder(i)) for i in items}
     if per:
         symbols = {i: (per_symbol(d), per_symbol(e)) for i, (d, e) in symbols.items()}
@@ -129,7 +129,7 @@ def fixed_cost(graph: TypeGraph, pdus: Sequence[str],
     variants) for a build without BER."""
     files = generate(graph, set(), EmitOptions("fixed", encodings=encodings))
     names = CNames(graph)
-    if "ber" in encodings:
+    if carries_ber(encodings):
         call = ("asn1h_decode(&{t}, value, buf, len, &arena, NULL, NULL, NULL) + "
                 "asn1h_encode(&{t}, value, buf, len, &len, NULL)")
     else:
@@ -213,6 +213,6 @@ def calibrated_costs(graph: TypeGraph, estimate, calibration: Calibration,
     present, alternatives chosen and elements per value), by the routines the sizes are
     of: BER's, or PER's in a build without BER."""
     sizes = routine_sizes(graph, encodings)
-    savings = calibrated_savings(graph, estimate, calibration, per="ber" not in encodings)
+    savings = calibrated_savings(graph, estimate, calibration, per=not carries_ber(encodings))
     return {i: Cost(sizes[i], savings[i]) for i in sizes}
 
