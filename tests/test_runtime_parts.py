@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 import cbuild
+from asn1c_hybrid import api
 
 FLAGS = ("-O1", "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections")
 PARTS = {"set": "asn1h_dec_set", "time": "asn1h_dec_time", "real": "asn1h_dec_real",
@@ -180,3 +181,13 @@ def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_pat
     others = {"asn1h_dec_constructed", "parse_time", "asn1h_der_time"}
     assert others <= symbols["ber"]
     assert not others & symbols["der"]
+
+
+def test_der_names_bers_restriction_and_ber_beside_it_wins():
+    """der is BER restricted to DER's forms: named beside ber, ber (which reads them all)
+    is the build's rule; an unknown rule is refused with the list of known ones."""
+    assert api.encoding_rules(["der"]) == ("der",)
+    assert api.encoding_rules(["uper", "der"]) == ("der", "uper")
+    assert api.encoding_rules(["der", "aper", "ber"]) == ("ber", "aper")
+    with pytest.raises(api.UsageError, match="carries ber, der, uper, aper"):
+        api.encoding_rules(["cer"])
