@@ -126,7 +126,7 @@ class CompileOptions:
     encodings   the encoding rules the build carries (ber, uper, aper; default all).
                 A compiled type gets the routines of these rules: BER ones with ber,
                 PER ones (both variants) with uper or aper.  der instead of ber: BER
-                restricted to DER's forms (definite lengths, primitive strings, times in
+                with DER's forms of strings and times alone (primitive strings, times in
                 DER form), and none of the code for the others.
     converter   also the source of a command-line converter program.
     emit_runtime  also copy the runtime's sources next to the generated code.

@@ -85,8 +85,9 @@ def _layouts_count(text: str):
 def _add_encoding_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", action="append", default=[], metavar="RULES",
                         help="the encoding rules the build carries, comma-separated: ber, "
-                             "uper, aper (default all three), or der for BER restricted to "
-                             "DER's forms, without the code of the others; without PER the "
+                             "uper, aper (default all three), or der for BER with DER's "
+                             "forms of strings and times alone, without the code of the "
+                             "others; without PER the "
                              "tables leave "
                              "its constraints out and the converter does not link it; "
                              "without BER compiled types get PER routines alone, which the "

@@ -45,7 +45,8 @@ CSV_COLUMNS = ["benchmark", "implementation", "operation", "instructions_per_mes
                "bytes_per_message", "code_bytes"]
 
 OURS = list(ours.VARIANTS)
-# our certificate program built with `--encoding der` (DER's forms alone, docs/runtime.md)
+# our certificate program built with `--encoding der` (DER's forms of strings and times
+# alone, docs/runtime.md)
 OURS_DER = ["interpreted-der", "compiled-der"]
 PEERS = ["asn1c", "heimdal", "heimdal-template", "openssl"]
 IMPLEMENTATIONS = OURS + OURS_DER + PEERS
@@ -427,8 +428,8 @@ def size_table(rows: Sequence[dict]) -> List[str]:
              "runtime is its prebuilt library (as Debian built it, whatever the level); "
              "asn1c's skeletons are copied among its generated files, so only its total "
              "is given.  The `-der` builds of the certificate program are built with "
-             "`--encoding der`: DER's forms of BER alone, without the code of the others "
-             "(indefinite lengths, constructed strings, times in other forms).", "",
+             "`--encoding der`: DER's forms of strings and times alone, without the code "
+             "of BER's others (constructed strings, times in other forms).", "",
              "| spec | build | " + " | ".join(f"{lv} generated | {lv} runtime | {lv} total"
                                              for lv in levels) + " |",
              "| --- | --- |" + " ---: | ---: | ---: |" * len(levels)]

@@ -34,8 +34,8 @@ from asn1c_hybrid.measure.sizes import code_bytes_by_object  # noqa: E402
 
 SIZES_CSV = run.SIZES_CSV
 OUR_BUILDS = ["interpreted", "compiled", "hybrid-10%", "hybrid-20%", "hybrid-40%"]
-# the certificate program built with `--encoding der` too: DER's forms alone, as a
-# certificate has them (docs/runtime.md)
+# the certificate program built with `--encoding der` too: DER's forms of strings and
+# times alone, as a certificate has them (docs/runtime.md)
 DER_BUILDS = ["interpreted-der", "compiled-der"]
 DER_SPECS = ("certificates",)
 PEER_BUILDS = ["heimdal-template", "asn1c"]

@@ -391,8 +391,8 @@ typedef struct asn1h_codecs {
     /* SET contents: components in any order (asn1h_decode.c) */
     const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                  const uint8_t *end, unsigned form, void *value);
-    /* BER's constructed strings (asn1h_decode.c).  NULL in a build of DER's forms alone
-     * (--encoding der): it refuses them, and indefinite lengths, as ASN1H_ERR_NOT_DER */
+    /* BER's constructed strings (asn1h_decode.c).  NULL in a build of DER's forms of
+     * strings and times (--encoding der): it refuses them as ASN1H_ERR_NOT_DER */
     const uint8_t *(*constructed_string)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                          unsigned form, uint32_t segment_tag,
                                          asn1h_bytes *v, uint8_t *unused);

@@ -80,8 +80,7 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
     if (*p == 0x80) {
         if (!(*form & ASN1H_FORM_CONSTRUCTED))
             return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        /* strict DER, or a build of DER's forms alone */
-        if ((d->flags & ASN1H_DER) || !d->spec->codecs->constructed_string)
+        if (d->flags & ASN1H_DER)
             return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
         *form |= ASN1H_FORM_INDEF;
         *content_end = end;

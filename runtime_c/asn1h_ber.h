@@ -608,8 +608,8 @@ size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
 const uint8_t *asn1h_dec_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                               const uint8_t *end, unsigned form, asn1h_bytes *v);
 uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal);
-/* The same in a build of DER's forms alone (--encoding der): times in DER form only, the
- * others refused (ASN1H_ERR_NOT_DER, ASN1H_ERR_NO_DER). */
+/* The same in a build of DER's forms of strings and times (--encoding der): times in DER
+ * form only, the others refused (ASN1H_ERR_NOT_DER, ASN1H_ERR_NO_DER). */
 const uint8_t *asn1h_dec_der_time(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                   const uint8_t *end, unsigned form, asn1h_bytes *v);
 uint8_t *asn1h_put_der_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,

@@ -99,15 +99,14 @@ def tlv(identifier: int, contents: bytes) -> bytes:
     return bytes([identifier, len(contents)]) + contents
 
 
-# BER's forms beside DER's: each (name, the value's encoding, where and in what it is
-# refused) decodes to DER_VALUE in a build of BER, and is refused by a build of DER's forms
-# alone, at the length octet or the contents.
+# BER's forms of strings and times beside DER's: each (name, the value's encoding, where
+# it is refused) decodes to DER_VALUE in a build of BER, and is refused at its contents by
+# a build of DER's forms.
 DER_SPEC = "SEQUENCE { n INTEGER, s OCTET STRING, b BIT STRING, t UTCTime }"
 N, S, B = tlv(0x02, b"\x05"), tlv(0x04, b"ab"), tlv(0x03, b"\x07\x80")
 TIME = tlv(0x17, b"261126160000Z")
 DER_VALUE = tlv(0x30, N + S + B + TIME)
 BER_FORMS = [
-    ("an indefinite length", b"\x30\x80" + N + S + B + TIME + b"\0\0", "1: Parts.T"),
     ("a constructed OCTET STRING",
      tlv(0x30, N + tlv(0x24, tlv(0x04, b"a") + tlv(0x04, b"b")) + B + TIME), "7: Parts.T.s"),
     ("a constructed BIT STRING", tlv(0x30, N + S + tlv(0x23, B) + TIME), "11: Parts.T.b"),
@@ -143,9 +142,10 @@ int main(void)
 @pytest.mark.parametrize("mode", ["interpreted", "compiled"])
 def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_path, mode):
     """`--encoding der`: the program reads and writes DER as a `ber` build does, refuses
-    BER's other forms (whatever the options) where the `ber` build takes them, and links
-    none of their code: the reading of constructed strings, the general time parser, the
-    conversion of a time to DER."""
+    BER's other forms of strings and times (whatever the options) where the `ber` build
+    takes them, and links none of their code: the reading of constructed strings, the
+    general time parser, the conversion of a time to DER.  Lengths are BER's in both,
+    DER's with --strict-der."""
     spec = tmp_path / "parts.asn"
     spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {DER_SPEC}\nEND\n")
     main = tmp_path / "time.c"
@@ -165,11 +165,13 @@ def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_pat
         refused = der.run("-p", "Parts.T", "-", input=data, check=False)
         assert (refused.returncode, refused.stdout) == (1, b""), name
         assert refused.stderr.decode() == f"-:{where}: not canonical\n", name
-    # the other DER rules still follow --strict-der: a length in more octets than needed
-    long_length = b"\x30\x81" + DER_VALUE[1:]
-    assert der.run("-p", "Parts.T", "-", input=long_length).stdout == value
-    assert der.run("-p", "Parts.T", "--strict-der", "-", input=long_length,
-                   check=False).returncode == 1
+    # the other DER rules still follow --strict-der: a length in more octets than needed,
+    # an indefinite length
+    for lengths in (b"\x30\x81" + DER_VALUE[1:], b"\x30\x80" + N + S + B + TIME + b"\0\0"):
+        for program in (ber, der):
+            assert program.run("-p", "Parts.T", "-", input=lengths).stdout == value
+            assert program.run("-p", "Parts.T", "--strict-der", "-", input=lengths,
+                               check=False).returncode == 1
     # encoding a time in another form: brought to DER, or refused (ASN1H_ERR_NO_DER)
     written = builds["ber"][1].run().stdout.decode()
     assert written.endswith(TIME.hex())
@@ -184,8 +186,9 @@ def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_pat
 
 
 def test_der_names_bers_restriction_and_ber_beside_it_wins():
-    """der is BER restricted to DER's forms: named beside ber, ber (which reads them all)
-    is the build's rule; an unknown rule is refused with the list of known ones."""
+    """der is BER with DER's forms of strings and times: named beside ber, ber (which
+    reads them all) is the build's rule; an unknown rule is refused with the list of known
+    ones."""
     assert api.encoding_rules(["der"]) == ("der",)
     assert api.encoding_rules(["uper", "der"]) == ("der", "uper")
     assert api.encoding_rules(["der", "aper", "ber"]) == ("ber", "aper")

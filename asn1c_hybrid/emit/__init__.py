@@ -11,13 +11,15 @@ from .render import render
 
 
 ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build carries by default
-RULES = ("ber", "der", "uper", "aper")  # all it can carry: der is BER with DER's forms alone
+RULES = ("ber", "der", "uper", "aper")  # all it can carry: der is BER with DER's forms of
+                                       # strings and times alone
 BER = ("ber", "der")
 PER = ("uper", "aper")
 
 
 def carries_ber(encodings: tuple[str, ...]) -> bool:
-    """Whether a build of these rules reads and writes BER (ber) or DER alone (der)."""
+    """Whether a build of these rules reads and writes BER (ber, or der: DER's strings
+    and times)."""
     return any(rules in BER for rules in encodings)
 
 
@@ -29,7 +31,7 @@ class EmitOptions:
     # the rules the build carries: without PER, the tables leave its constraints and
     # groups out and the converter does not link its codec; without BER, likewise, and
     # compiled types get PER routines only; der instead of ber: the program reads DER's
-    # forms alone and links none of BER's others (docs/runtime.md)
+    # forms of strings and times alone and links none of BER's others (docs/runtime.md)
     encodings: tuple[str, ...] = ENCODINGS
     # SEQUENCE and SET types whose values keep their TLV as received (`encoding_`)
     keep_encoding: frozenset[str] = frozenset()

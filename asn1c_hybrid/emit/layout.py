@@ -218,7 +218,7 @@ class Layout:
                                           # (symbol, value), enumeration constants
     per: bool = True                      # the tables carry what PER needs
     ber: bool = True                      # compiled types get BER routines
-    ber_forms: bool = True                # BER's other forms than DER's are read
+    ber_forms: bool = True                # strings and times in BER's other forms are read
 
 
 class _Builder:
@@ -783,6 +783,6 @@ def build_layout(graph: TypeGraph, compiled: set[str], prefix: str = "",
     """`per`: with what PER needs (its visible constraints, extension groups);
     `keep_encoding`: the SEQUENCE and SET types whose values keep their TLV; `ber`: the
     compiled types get BER routines (without, only PER ones); `ber_forms`: the program
-    reads BER's forms beside DER's (indefinite lengths, constructed strings, times in any
+    reads BER's forms of strings and times beside DER's (constructed strings, times in any
     form), else DER's alone (--encoding der)."""
     return _Builder(graph, compiled, prefix, per, keep_encoding, ber, ber_forms).build()
