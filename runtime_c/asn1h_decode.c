@@ -351,9 +351,10 @@ ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_ty
 
 /* Total length of a constructed string's segments, each with universal tag `segment_tag`.
  * BIT STRING segments each start with an unused-bits octet, only the last may be non-0. */
-ASN1H_COLD static const uint8_t *segments(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                               unsigned form, uint32_t segment_tag, uint8_t *out,
-                               size_t *total, unsigned depth, uint8_t *unused)
+ASN1H_COLD static const uint8_t *segments(asn1h_dec *d, const uint8_t *p,
+                                          const uint8_t *end, unsigned form,
+                                          uint32_t segment_tag, uint8_t *out, size_t *total,
+                                          unsigned depth, uint8_t *unused)
 {
     while (!asn1h_at_end(p, end, form)) {
         const uint8_t *at = p, *content_end;
@@ -595,9 +596,9 @@ ASN1H_INLINE const uint8_t *finish_members(asn1h_dec *d, const asn1h_type *t, vo
  * it: the error is the one of the member (or the unknown additions) that would read this
  * TLV, or else of the contents' end there (left over data, or truncation). */
 ASN1H_COLD static const uint8_t *refused_header(asn1h_dec *d, const asn1h_type *t,
-                                                    unsigned i, unsigned unknown_at,
-                                                    const uint8_t *p, const uint8_t *end,
-                                                    unsigned form, void *v)
+                                                unsigned i, unsigned unknown_at,
+                                                const uint8_t *p, const uint8_t *end,
+                                                unsigned form, void *v)
 {
     const asn1h_member *members = d->spec->members + t->first;
     uint32_t tag = asn1h_peek_tag(d, p, end);

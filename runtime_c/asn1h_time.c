@@ -40,7 +40,7 @@ static int days_in_month(int year, int month)
 /* Reads a time; 0 when the octets are not one (out-of-range fields included).  Cold:
  * times in DER form, the usual ones, are checked by asn1h_is_der_time alone. */
 ASN1H_COLD static int parse_time(const uint8_t *p, const uint8_t *end, unsigned universal,
-                      parsed_time *t)
+                                 parsed_time *t)
 {
     int century = 0;
     memset(t, 0, sizeof *t);
@@ -175,7 +175,7 @@ static uint8_t *put_two(uint8_t *out, int value)
 /* The DER form of the time in [p, end) into out (ASN1H_TIME_MAX octets); its length, or
  * 0 when it has none (a local time, a fraction of an hour or a minute, too long). */
 ASN1H_COLD size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned universal,
-                      uint8_t out[ASN1H_TIME_MAX])
+                                 uint8_t out[ASN1H_TIME_MAX])
 {
     parsed_time t;
     uint8_t *o = out;
