@@ -88,6 +88,7 @@ static const uint16_t name_index[2] = { 0, 191 };
 /* Times and REAL are the optional parts these types need; open types are kept raw */
 static const asn1h_codecs codecs = {
     asn1h_dec_set,                          /* Pair and Mixed are SETs */
+    asn1h_dec_constructed,                  /* BER's constructed strings */
     asn1h_dec_real, asn1h_enc_real, asn1h_dec_time, asn1h_put_time,
     asn1h_resolve_open_types, asn1h_put_received,
     /* Record and Alt are extensible */
