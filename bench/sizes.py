@@ -34,10 +34,8 @@ from asn1c_hybrid.measure.sizes import code_bytes_by_object  # noqa: E402
 
 SIZES_CSV = run.SIZES_CSV
 OUR_BUILDS = ["interpreted", "compiled", "hybrid-10%", "hybrid-20%", "hybrid-40%"]
-# the certificate program built with `--encoding der` too: DER's forms of strings and
-# times alone, as a certificate has them (docs/runtime.md)
-DER_BUILDS = ["interpreted-der", "compiled-der"]
-DER_SPECS = ("certificates",)
+# the certificate program built with `--encoding der` too (bench/run.py's builders)
+DER_BUILDS = run.OURS_DER
 PEER_BUILDS = ["heimdal-template", "asn1c"]
 LEVELS = ["-O2", "-Os"]
 COLUMNS = ["spec", "build", "level", "generated_bytes", "runtime_bytes", "total_bytes", "note"]
@@ -57,9 +55,6 @@ def _group(group: Callable[[], run.SpecGroup], specs: Callable[[], Sequence[Path
         found = dict(group().builders)
         for build in OUR_BUILDS:
             found[build] = lambda d, build=build: ours.build(build, specs(), pdu, module, d)
-        for build in DER_BUILDS:
-            found[build] = lambda d, build=build: ours.build(
-                build[:-len("-der")], specs(), pdu, module, d, options=["--encoding", "der"])
         return found
     return builders
 
@@ -190,8 +185,8 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
     builders = spec.builders()
     for build in builds:
         row = SizeRow(spec.name, build, level)
-        if build in DER_BUILDS and spec.name not in DER_SPECS:
-            continue
+        if build in DER_BUILDS and build not in builders:
+            continue                # built for the certificate program alone
         if build not in builders:
             row.note = "not built for this spec"
             rows.append(row)
