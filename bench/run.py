@@ -27,6 +27,7 @@ sys.path.insert(0, str(BENCH))
 
 import callgrind  # noqa: E402
 import corpora  # noqa: E402
+from asn1c_hybrid.measure import RUNTIME_CFLAGS  # noqa: E402
 from peers import asn1c, heimdal, openssl, ours  # noqa: E402
 from peers.common import CC, CFLAGS, LDFLAGS, Build, NotApplicable  # noqa: E402
 from rows import read_rows  # noqa: E402
@@ -402,7 +403,9 @@ METHOD = """\
   unwind tables and debug information.  Prebuilt libraries are kept or dropped per member
   (they were not built with `-ffunction-sections`).
 - **Build**: `{cc} {cflags}`, linked with `{ldflags}`, for every implementation and the
-  driver.  Debian's prebuilt `libasn1.a` and `libcrypto.a` are used as Debian built them.
+  driver; our runtime's sources also take `{runtime_cflags}`, as our CMake function and Make
+  fragment give them by default (docs/build-integration.md, "Optimization flags").
+  Debian's prebuilt `libasn1.a` and `libcrypto.a` are used as Debian built them.
 - **Checks** before counting: every message must decode, and the DER re-encoding of each
   is compared with the expected DER (a difference is noted in the table).
 - Our rows are built by `asn1c-hybrid compile SPEC... -o DIR --mode
@@ -558,7 +561,8 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
     if notes:
         lines += ["## Notes", ""] + [f"{i}. {note}" for i, note in enumerate(notes, 1)] + [""]
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),
-                                              ldflags=" ".join(LDFLAGS))]
+                                              ldflags=" ".join(LDFLAGS),
+                                              runtime_cflags=" ".join(RUNTIME_CFLAGS))]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
 

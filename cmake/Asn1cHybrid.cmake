@@ -28,6 +28,12 @@
 # makes the hybrid's choice, and so the generated C, the same on every machine; measured
 # (what auto picks) calibrates on first use and regenerates when the calibration changes.
 #
+# The runtime's sources (library or SOURCES) are compiled with ASN1C_HYBRID_RUNTIME_OPTIONS
+# after the project's flags.  By default these are the flags of -falign-jumps=1 and
+# -falign-loops=1 that the compiler takes: no padding to align jump targets and loops, which
+# leaves the interpreter about 6% smaller and runs no more instructions.  Set the variable
+# (empty, or other options) before the first call to choose otherwise.
+#
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
 # writes names every file it read, its own sources and templates included.  It touches a
 # stamp file that stands for the run, and leaves unchanged outputs untouched, so a
@@ -54,9 +60,30 @@ function(asn1c_hybrid_runtime_library)
   # CONFIGURE_DEPENDS: an upgraded compiler with other runtime files reconfigures.
   file(GLOB sources CONFIGURE_DEPENDS "${ASN1C_HYBRID_RUNTIME_DIR}/*.c")
   add_library(asn1c_hybrid_runtime STATIC ${sources})
+  _asn1c_hybrid_runtime_options(options)
+  target_compile_options(asn1c_hybrid_runtime PRIVATE ${options})
   target_include_directories(asn1c_hybrid_runtime PUBLIC "${ASN1C_HYBRID_RUNTIME_DIR}")
   target_compile_features(asn1c_hybrid_runtime PUBLIC c_std_99)
   _asn1c_hybrid_link_libm(asn1c_hybrid_runtime)
+endfunction()
+
+# The runtime's own compile options: ASN1C_HYBRID_RUNTIME_OPTIONS, by default the alignment
+# flags the C compiler takes (gcc both; clang -falign-loops alone).
+function(_asn1c_hybrid_runtime_options out)
+  if(NOT DEFINED ASN1C_HYBRID_RUNTIME_OPTIONS)
+    include(CheckCCompilerFlag)
+    set(options "")
+    foreach(flag -falign-jumps=1 -falign-loops=1)
+      string(MAKE_C_IDENTIFIER "ASN1C_HYBRID_C_HAS${flag}" known)
+      check_c_compiler_flag(${flag} ${known})
+      if(${known})
+        list(APPEND options ${flag})
+      endif()
+    endforeach()
+    set(ASN1C_HYBRID_RUNTIME_OPTIONS "${options}" CACHE STRING
+        "compile options of the asn1c-hybrid runtime's sources, after the project's flags")
+  endif()
+  set(${out} "${ASN1C_HYBRID_RUNTIME_OPTIONS}" PARENT_SCOPE)
 endfunction()
 
 function(_asn1c_hybrid_link_libm target)
@@ -177,6 +204,10 @@ function(asn1c_hybrid_generate)
     asn1c_hybrid_runtime_library()
     target_link_libraries(${arg_TARGET} PUBLIC asn1c_hybrid_runtime)
   else()
+    set(runtime ${outputs})
+    list(FILTER runtime INCLUDE REGEX "/asn1h_[^/]*\\.c$")
+    _asn1c_hybrid_runtime_options(options)
+    set_source_files_properties(${runtime} PROPERTIES COMPILE_OPTIONS "${options}")
     _asn1c_hybrid_link_libm(${arg_TARGET})
   endif()
 endfunction()

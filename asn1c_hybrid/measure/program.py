@@ -30,7 +30,7 @@ from ..emit.naming import CNames
 from ..emit.render import environment
 from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
-from . import CFLAGS, LDFLAGS, MeasurementError, c_compiler
+from . import CFLAGS, LDFLAGS, RUNTIME_CFLAGS, MeasurementError, c_compiler
 from .counts import count_each
 from .sizes import code_bytes
 
@@ -113,21 +113,22 @@ class Builder:
         self.descriptor = CNames(graph).descriptor(pdu)
         self.compiler = c_compiler()
         sources = [p for p in runtime_sources() if p.suffix == ".c"]
-        key = _digest(self.compiler, CFLAGS, *[(p.name, p.read_bytes()) for p in
-                                               runtime_sources()])
+        key = _digest(self.compiler, CFLAGS, RUNTIME_CFLAGS,
+                      *[(p.name, p.read_bytes()) for p in runtime_sources()])
         self.runtime_objects = self._compile(sources, self.directory / f"runtime-{key}",
-                                             [self.runtime_dir], "compiling the runtime")
+                                             [self.runtime_dir], "compiling the runtime",
+                                             RUNTIME_CFLAGS)
 
     def _compile(self, sources: Iterable[Path], object_dir: Path, includes: Sequence[Path],
-                 what: str) -> list[Path]:
+                 what: str, own_flags: Sequence[str] = ()) -> list[Path]:
         object_dir.mkdir(parents=True, exist_ok=True)
         objects = []
         for source in sources:
             obj = object_dir / (source.stem + ".o")
             if not obj.exists():
                 partial = obj.with_suffix(".o.partial")
-                _run([*self.compiler, *CFLAGS, *[f"-I{d}" for d in includes], "-c", source,
-                      "-o", partial], what)
+                _run([*self.compiler, *CFLAGS, *own_flags, *[f"-I{d}" for d in includes],
+                      "-c", source, "-o", partial], what)
                 partial.replace(obj)
             objects.append(obj)
         return objects

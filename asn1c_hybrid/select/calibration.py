@@ -64,7 +64,7 @@ from ..emit.per_routines import per_class
 from ..errors import CalibrationError
 from ..estimate.estimate import Estimate
 from ..estimate.static import PRESENT_OPTIONAL
-from ..measure import c_compiler
+from ..measure import RUNTIME_CFLAGS, c_compiler
 from ..resources import data_dir, runtime_sources
 from ..typegraph import Kind, Node, TypeGraph
 from .costs import knapsack_items
@@ -119,8 +119,8 @@ def default_path() -> Path:
 
 def toolchain() -> dict[str, str]:
     """What a calibration is valid for: the C compiler's identity, the machine, and the
-    code being measured (a hash of the runtime and the templates: what the interpreter and
-    compiled routines do is theirs)."""
+    code being measured (a hash of the runtime, its flags and the templates: what the
+    interpreter and compiled routines do is theirs)."""
     command = c_compiler()
     try:
         result = subprocess.run([*command, "--version"], capture_output=True, text=True)
@@ -130,6 +130,7 @@ def toolchain() -> dict[str, str]:
     digest = hashlib.sha256()
     for path in runtime_sources() + sorted(data_dir("templates").glob("*.j2")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(" ".join(RUNTIME_CFLAGS).encode())    # how the runtime is built
     return {"compiler": version, "machine": platform.machine() or "unknown",
             "generator": digest.hexdigest()[:16]}
 

@@ -37,7 +37,7 @@ from ..emit import ENCODINGS, EmitOptions, carries_ber, generate
 from ..emit.naming import CNames
 from ..emit.per_routines import per_symbol
 from ..errors import CalibrationError, MeasurementError
-from ..measure import CFLAGS, LDFLAGS, c_compiler
+from ..measure import CFLAGS, LDFLAGS, RUNTIME_CFLAGS, c_compiler
 from ..measure.sizes import code_bytes, symbol_sizes
 from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
@@ -166,12 +166,13 @@ int main(int argc, char **argv)
                 (generated / name).write_text(text)
             includes = ["-I", str(generated), "-I", str(data_dir("runtime_c"))]
             objects = []
-            for source, out_dir in [(generated / "fixed.c", generated),
-                                    (generated / "fixed_main.c", directory)] + \
-                    [(p, runtime_dir) for p in runtime_sources() if p.suffix == ".c"]:
+            for source, out_dir, own in [(generated / "fixed.c", generated, ()),
+                                         (generated / "fixed_main.c", directory, ())] + \
+                    [(p, runtime_dir, RUNTIME_CFLAGS) for p in runtime_sources()
+                     if p.suffix == ".c"]:
                 obj = out_dir / (source.stem + ".o")
-                run_tool([*c_compiler(), *CFLAGS, *includes, "-c", str(source), "-o", str(obj)],
-                     "compiling the all-interpreted build")
+                run_tool([*c_compiler(), *CFLAGS, *own, *includes, "-c", str(source), "-o",
+                          str(obj)], "compiling the all-interpreted build")
                 objects.append(str(obj))
             map_file = directory / "fixed.map"
             run_tool([*c_compiler(), *CFLAGS, *LDFLAGS, f"-Wl,-Map={map_file}", "-o",
@@ -179,7 +180,8 @@ int main(int argc, char **argv)
             return [code_bytes(map_file, lambda o: o.startswith(f"{runtime_dir}/")),
                     code_bytes(map_file, lambda o: o.startswith(f"{generated}/fixed.o"))]
     runtime_bytes, table_bytes = cached(
-        "fixed-cost", [sorted(files.items()), runtime, c_compiler(), CFLAGS, LDFLAGS], compute)
+        "fixed-cost", [sorted(files.items()), runtime, c_compiler(), CFLAGS, RUNTIME_CFLAGS,
+                       LDFLAGS], compute)
     return FixedCost(runtime_bytes, table_bytes)
 
 

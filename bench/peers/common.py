@@ -2,6 +2,8 @@
 
 Compiler and flags (identical for every implementation and for the driver):
     gcc -O2 -ffunction-sections -fdata-sections -w
+and after them, for our runtime's sources alone, the flags our CMake function and Make
+fragment give them by default (asn1c_hybrid.measure.RUNTIME_CFLAGS).
     link: gcc ... -Wl,--gc-sections -Wl,-z,now -Wl,-Map=driver.map
 (bench/sizes.py builds with -Os as well, through `optimization`.)
 -ffunction-sections/--gc-sections let the linker keep only what the driver reaches, so the
@@ -100,17 +102,22 @@ def fresh_dir(path: Path) -> Path:
 
 
 def compile_objects(sources: Iterable[Path], object_dir: Path, include_dirs: Sequence[Path],
-                    defines: Sequence[str] = ()) -> List[Path]:
+                    defines: Sequence[str] = (),
+                    own_flags: Callable[[Path], Sequence[str]] = lambda source: ()
+                    ) -> List[Path]:
+    """`own_flags`: the flags a source takes after the common ones (our runtime's)."""
     object_dir.mkdir(parents=True, exist_ok=True)
     sources = list(sources)
     flags = CFLAGS + [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines]
 
     # Rebuild an object when its source, a header it may include, or the flags changed.
     flags_stamp = object_dir / "flags"
-    if not flags_stamp.exists() or flags_stamp.read_text() != repr(flags):
+    stamp = repr(flags) + "".join(f"\n{s.name}: {list(own_flags(s))}" for s in sources
+                                  if own_flags(s))
+    if not flags_stamp.exists() or flags_stamp.read_text() != stamp:
         for stale in object_dir.glob("*.o"):
             stale.unlink()
-        flags_stamp.write_text(repr(flags))
+        flags_stamp.write_text(stamp)
     newest_header = max((h.stat().st_mtime for d in include_dirs for h in Path(d).glob("*.h")),
                         default=0.0)
 
@@ -118,7 +125,7 @@ def compile_objects(sources: Iterable[Path], object_dir: Path, include_dirs: Seq
         obj = object_dir / (source.stem + ".o")
         if obj.exists() and obj.stat().st_mtime > max(source.stat().st_mtime, newest_header):
             return obj
-        run([CC, *flags, "-c", source, "-o", obj])
+        run([CC, *flags, *own_flags(source), "-c", source, "-o", obj])
         return obj
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -128,12 +135,15 @@ def compile_objects(sources: Iterable[Path], object_dir: Path, include_dirs: Seq
 def link_driver(build_dir: Path, implementation: str, adapter: str,
                 implementation_sources: Iterable[Path], include_dirs: Sequence[Path],
                 defines: Sequence[str] = (), archives: Sequence[Path] = (),
-                libraries: Sequence[str] = (), notes: Sequence[str] = ()) -> Build:
-    """Compiles the implementation's sources and the driver with its adapter, and links them
-    with the prebuilt `archives` and system `libraries` (-l names)."""
+                libraries: Sequence[str] = (), notes: Sequence[str] = (),
+                own_flags: Callable[[Path], Sequence[str]] = lambda source: ()) -> Build:
+    """Compiles the implementation's sources (each with its `own_flags` too) and the driver
+    with its adapter, and links them with the prebuilt `archives` and system `libraries`
+    (-l names)."""
     object_dir = build_dir / "obj"
     driver_dir = build_dir / "driver-obj"
-    objects = compile_objects(implementation_sources, object_dir, include_dirs, defines)
+    objects = compile_objects(implementation_sources, object_dir, include_dirs, defines,
+                              own_flags)
     driver_objects = compile_objects([DRIVERS / "bench_main.c", DRIVERS / adapter],
                                      driver_dir, [DRIVERS, *include_dirs], defines)
     executable = build_dir / "driver"

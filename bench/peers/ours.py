@@ -3,7 +3,8 @@
     asn1c-hybrid compile SPEC... -o DIR --mode compiled|interpreted|hybrid [--budget 20%]
                          --pdu Module.Type
 
-then the generated .c files and runtime_c/*.c, compiled and linked like every peer.  The
+then the generated .c files and runtime_c/*.c, compiled and linked like every peer (the
+runtime's sources with the flags a user's build gives them too).  The
 PDU's descriptor is found in the generated headers (`#define X_type (spec.types[k])`).
 """
 from __future__ import annotations
@@ -13,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
+
+from asn1c_hybrid.measure import RUNTIME_CFLAGS
 
 from .common import Build, NotApplicable, fresh_dir, link_driver
 
@@ -25,6 +28,11 @@ VARIANTS = {
     "interpreted": ("interpreted", None),
     "hybrid-20%": ("hybrid", "20%"),
 }
+
+
+def runtime_flags(source: Path) -> Sequence[str]:
+    """The flags a runtime source takes by default in a user's build, beside the common ones."""
+    return RUNTIME_CFLAGS if source.parent == RUNTIME else ()
 
 
 class Pending(Exception):
@@ -81,6 +89,7 @@ def build(implementation: str, specs: Sequence[Path], pdu: str, module: str,
     try:
         return link_driver(build_dir, implementation, "adapter_ours.c", sources,
                            [generated, RUNTIME],
-                           defines=[f"BENCH_DESCRIPTOR={symbol}", f"BENCH_HEADER={header}"])
+                           defines=[f"BENCH_DESCRIPTOR={symbol}", f"BENCH_HEADER={header}"],
+                           own_flags=runtime_flags)
     except NotApplicable as error:
         raise Pending(str(error)) from None
