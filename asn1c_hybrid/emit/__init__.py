@@ -8,19 +8,9 @@ from ..layouts import Layout as MessageLayout
 from ..typegraph import TypeGraph
 from .layout import build_layout
 from .render import render
+from .rules import BER, ENCODINGS, PER, RULES, carries_ber
 
-
-ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build carries by default
-RULES = ("ber", "der", "uper", "aper")  # all it can carry: der is BER with DER's forms of
-                                       # strings and times alone
-BER = ("ber", "der")
-PER = ("uper", "aper")
-
-
-def carries_ber(encodings: tuple[str, ...]) -> bool:
-    """Whether a build of these rules reads and writes BER (ber, or der: DER's strings
-    and times)."""
-    return any(rules in BER for rules in encodings)
+__all__ = ["BER", "ENCODINGS", "PER", "RULES", "EmitOptions", "carries_ber", "generate"]
 
 
 @dataclass

@@ -1,0 +1,14 @@
+"""The encoding rules a build can carry (`compile --encoding`)."""
+from __future__ import annotations
+
+ENCODINGS = ("ber", "uper", "aper")    # the encoding rules a build carries by default
+RULES = ("ber", "der", "uper", "aper")  # all it can carry: der is BER with DER's forms of
+                                       # strings and times alone
+BER = ("ber", "der")
+PER = ("uper", "aper")
+
+
+def carries_ber(encodings: tuple[str, ...]) -> bool:
+    """Whether a build of these rules reads and writes BER (ber, or der: DER's strings
+    and times)."""
+    return any(rules in BER for rules in encodings)
