@@ -421,6 +421,9 @@ typedef struct asn1h_codecs {
                                uint32_t tag);
     /* constraints (asn1h_check.c): whether v is a value the type's record permits */
     int (*satisfies)(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+    /* DEFAULT values (asn1h_encode.c): whether member m holds its default, for the
+     * defaults the encoder does not test inline (FALSE, 0, {}) */
+    int (*is_default)(const asn1h_spec *spec, const asn1h_member *m, const void *base);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */

@@ -822,6 +822,9 @@ int asn1h_received_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t
 /* Whether an absent-able member must be encoded: it is present, and (DEFAULT) its value
  * is not the default, which DER leaves out (compared by their DER contents). */
 int asn1h_member_encoded(const asn1h_spec *spec, const asn1h_member *m, const void *base);
+/* Whether DEFAULT member m of the value at base holds its default, whatever its kind and
+ * default: the general test, a part of the runtime (spec->codecs->is_default) */
+int asn1h_is_default(const asn1h_spec *spec, const asn1h_member *m, const void *base);
 
 /* ---- PER for compiled routines (asn1h_per.c) -----------------------------------------
  * A compiled SEQUENCE's or CHOICE's PER routines (`compiled`, the spec's array that

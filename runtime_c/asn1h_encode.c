@@ -149,18 +149,24 @@ static const uint8_t *contents_in(const asn1h_spec *spec, const asn1h_type *t,
     return q;
 }
 
-/* Whether v, of type t, is the DEFAULT value dflt: by their C values for the usual kinds,
- * else by their DER contents (DER is canonical: equal values, equal octets). */
-static int is_default(const asn1h_spec *spec, const asn1h_type *t, const void *v,
-                      const asn1h_default *dflt)
+/* Whether DEFAULT member m of the value at base holds its default (the general test,
+ * spec->codecs->is_default: linked only by specs with a default that
+ * differs_from_default does not test): by their C values for the usual kinds, else by their
+ * DER contents (DER is canonical: equal values, equal octets). */
+int asn1h_is_default(const asn1h_spec *spec, const asn1h_member *m, const void *base)
 {
     enum { ROOM = 256 };
     uint8_t mine[ROOM], theirs[ROOM];
+    const asn1h_type *t = asn1h_spec_types(spec) + m->type;
+    const void *v = (const uint8_t *)base + m->offset;
+    const asn1h_default *dflt = asn1h_default_of(spec, m);
     const uint8_t *a, *b;
     size_t alen, blen;
     void *items;
     size_t count;
 
+    if (!dflt)
+        return 0;
     if (dflt->value) {
         switch ((asn1h_kind)t->kind) {
         case ASN1H_BOOLEAN:
@@ -197,26 +203,37 @@ static int is_default(const asn1h_spec *spec, const asn1h_type *t, const void *v
     return a && alen == blen && memcmp(a, b, blen) == 0;
 }
 
-/* Whether a DEFAULT member holds something else than its default. */
+/* Whether a DEFAULT member holds something else than its default.  A zero default of the
+ * usual kinds (FALSE, 0, {}) is tested here; a spec with other defaults has the general
+ * test in its codecs (the generator knows which it needs: ZERO_TESTED_INLINE). */
 ASN1H_NOINLINE static int differs_from_default(const asn1h_spec *spec, const asn1h_member *m,
                                                const void *base)
 {
     const asn1h_type *t = asn1h_spec_types(spec) + m->type;
     const uint8_t *at = (const uint8_t *)base + m->offset;
-    const asn1h_default *dflt;
     if (!(m->flags & ASN1H_M_DEFAULT_VALUE)) {  /* the default is all zero: no look-up */
         if (t->kind == ASN1H_BOOLEAN)
             return *(const bool *)at;
         if (t->kind == ASN1H_INTEGER || t->kind == ASN1H_ENUMERATED) {
+            const asn1h_int *x = (const asn1h_int *)(const void *)at;
+            size_t i;
             if (asn1h_storage(t) != ASN1H_INT_BIG)
                 return asn1h_load_int(asn1h_storage(t), at) != 0;
-            if (!((const asn1h_int *)at)->big)
-                return ((const asn1h_int *)at)->v != 0;
+            if (!x->big || !x->big_len)
+                return x->v != 0;
+            for (i = 0; i < x->big_len; i++)    /* zero in any number of octets */
+                if (x->big[i])
+                    return 1;
+            return 0;
+        }
+        if (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF) {   /* DEFAULT {} */
+            void *items;
+            size_t count;
+            asn1h_array_get(at, &items, &count);
+            return count != 0;
         }
     }
-    if (!(dflt = asn1h_default_of(spec, m)))
-        return 1;
-    return !is_default(spec, t, at, dflt);
+    return !spec->codecs->is_default || !spec->codecs->is_default(spec, m, base);
 }
 
 /* Whether member m of the value at base is encoded: present, and not its default. */

@@ -3,7 +3,7 @@
 The tables reach each part through the spec's `asn1h_codecs` (docs/runtime.md), so a
 program linked with --gc-sections (as docs/benchmarks.md measures code) keeps only the
 parts its types use: SET contents, times, REAL, unknown extensions, values kept as received
-(an ANY), open types resolved through their tables.  Each spec below needs some of them,
+(an ANY), open types resolved through their tables, the general test of a DEFAULT value.  Each spec below needs some of them,
 or none; its converter keeps exactly those, and still round-trips a value.
 """
 from __future__ import annotations
@@ -194,3 +194,70 @@ def test_der_names_bers_restriction_and_ber_beside_it_wins():
     assert api.encoding_rules(["der", "aper", "ber"]) == ("ber", "aper")
     with pytest.raises(api.UsageError, match="carries ber, der, uper, aper"):
         api.encoding_rules(["cer"])
+
+
+# DEFAULT members (X.690 11.5: DER leaves out a value equal to the default).  A zero
+# default of the usual kinds (FALSE, 0, {}) the encoder tests inline; any other default
+# needs the general test (asn1h_is_default, the "defaults" part).
+DEFAULTS_SPEC = ("SEQUENCE {{ a [0] INTEGER DEFAULT {a}, b [1] BOOLEAN DEFAULT {b}, "
+                 "c [2] SEQUENCE OF INTEGER DEFAULT {{}}, "
+                 "d [3] ENUMERATED {{ zero, one }} DEFAULT {d}, {more}n INTEGER }}")
+DEFAULTS = {   # the defaults, then the contents of members a, b, d given their defaults
+    "zero": (dict(a="0", b="FALSE", d="zero", more=""), "800100" "810100" "830100"),
+    "nonzero": (dict(a="5", b="TRUE", d="one", more=""), "800105" "8101ff" "830101"),
+    "string": (dict(a="0", b="FALSE", d="zero", more="s [4] OCTET STRING DEFAULT 'AB'H, "),
+               "800100" "810100" "830100" "8401ab"),
+}
+ZERO_BIG_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "spec.h"
+int main(void)
+{
+    static const uint8_t zero[3] = { 0, 0, 0 };
+    static uint8_t out[64];
+    T value;
+    asn1h_error err;
+    size_t len, i;
+    memset(&value, 0, sizeof value);
+    T_set_a(&value);                /* 0 in three octets: still the default */
+    value.a.big = zero;
+    value.a.big_len = sizeof zero;
+    value.n.v = 5;
+    if (asn1h_encode(&T_type, &value, out, sizeof out, &len, &err) != ASN1H_OK)
+        return 1;
+    for (i = 0; i < len; i++)
+        printf("%02x", out[i]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", sorted(DEFAULTS))
+def test_der_leaves_out_defaults_and_links_the_general_test_only_when_needed(
+        tmp_path, mode, name):
+    defaults, given = DEFAULTS[name]
+    spec = tmp_path / "parts.asn"
+    spec.write_text("Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\n"
+                    f"T ::= {DEFAULTS_SPEC.format(**defaults)}\nEND\n")
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
+                          "--mode", mode, "--encoding", "ber")
+    program = cbuild.build_program(out, "spec", flags=FLAGS)
+    n = "020107"
+    der = tlv(0x30, bytes.fromhex(n))
+    contents = bytes.fromhex(given[:12] + "a200" + given[12:] + n)
+    # every DEFAULT member given its default (c as {}), in BER: DER has none of them
+    assert program.run("-p", "Parts.T", "-", input=tlv(0x30, contents)).stdout == der
+    # a value other than the default stays: a = 6, c = { 1 }
+    other = bytes.fromhex("800106" + given[6:12] + "a203020101" + given[12:] + n)
+    assert program.run("-p", "Parts.T", "-", input=tlv(0x30, other)).stdout == \
+        tlv(0x30, bytes.fromhex("800106" + "a203020101" + n))
+    symbols = subprocess.run(["nm", str(program.program)], capture_output=True, text=True,
+                             check=True).stdout
+    assert ("asn1h_is_default" in symbols) == (name != "zero")
+    if name == "zero":
+        main = tmp_path / "zero.c"
+        main.write_text(ZERO_BIG_MAIN)
+        written = cbuild.build_program(out, "spec", main, flags=FLAGS, program="zero").run()
+        assert written.stdout.decode() == tlv(0x30, bytes.fromhex("020105")).hex()

@@ -107,10 +107,13 @@ class Tables:
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
     # "time", "received", "open_types", "extensions", "set_extensions",
-    # "choice_extensions", "check", "ber_forms" (source.c.j2)
+    # "choice_extensions", "check", "ber_forms", "defaults" (source.c.j2)
 
 
-PER_CODECS = {"real", "check"}   # the parts asn1h_per.c reaches through asn1h_codecs
+PER_CODECS = {"real", "check", "defaults"}  # the parts asn1h_per.c reaches (asn1h_codecs)
+# the kinds whose zero DEFAULT the encoder tests inline, without the "defaults" part
+ZERO_TESTED_INLINE = {"ASN1H_BOOLEAN", "ASN1H_INTEGER", "ASN1H_ENUMERATED",
+                      "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF"}
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
                              # char[rows][ROW], each row one literal, names never across rows
 
@@ -418,6 +421,10 @@ class _Builder:
                 flags.append("ASN1H_M_LONG_TAG")
         if m.default and not _ZERO.fullmatch(self.defaults[m.default][1]):
             flags.append("ASN1H_M_DEFAULT_VALUE")
+        if m.default and not m.pointer and (
+                "ASN1H_M_DEFAULT_VALUE" in flags
+                or self.layout.types[m.node_id].kind not in ZERO_TESTED_INLINE):
+            self.t.codecs.add("defaults")       # the encoder's general test (is_default)
         return MemberEntry(self.layout.types[m.node_id].table_index, m.offset, tag, flags,
                            m.bit, self.pool.add(m.name))
 

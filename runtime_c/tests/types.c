@@ -93,7 +93,8 @@ static const asn1h_codecs codecs = {
     asn1h_resolve_open_types, asn1h_put_received,
     /* Record and Alt are extensible */
     asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative,
-    NULL                                    /* no constraint records */
+    NULL,                                   /* no constraint records */
+    asn1h_is_default                        /* Record.flag and Pair.d: nonzero DEFAULTs */
 };
 
 /* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
