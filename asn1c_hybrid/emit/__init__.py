@@ -8,9 +8,10 @@ from ..layouts import Layout as MessageLayout
 from ..typegraph import TypeGraph
 from .layout import build_layout
 from .render import render
-from .rules import BER, ENCODINGS, PER, RULES, carries_ber
+from .rules import BER, ENCODINGS, PER, RULES, carries_ber, per_rules
 
-__all__ = ["BER", "ENCODINGS", "PER", "RULES", "EmitOptions", "carries_ber", "generate"]
+__all__ = ["BER", "ENCODINGS", "PER", "RULES", "EmitOptions", "carries_ber", "generate",
+           "per_rules"]
 
 
 @dataclass
@@ -32,8 +33,8 @@ class EmitOptions:
 def generate(graph: TypeGraph, compiled: set[str], options: EmitOptions) -> dict[str, str]:
     """C sources (file name -> text) for `graph`, with compiled routines for the node ids
     in `compiled` and interpreter tables for everything."""
-    per = any(rules in PER for rules in options.encodings)
-    layout = build_layout(graph, compiled, options.prefix, per, options.keep_encoding,
+    layout = build_layout(graph, compiled, options.prefix, bool(per_rules(options.encodings)),
+                          options.keep_encoding,
                           ber=carries_ber(options.encodings),
                           ber_forms="der" not in options.encodings)
     return render(layout, options.name, options.prefix, options.converter, options.encodings,

@@ -13,7 +13,7 @@ from .fastpaths import build_fast_paths, name_fast_paths
 from .layout import Layout, integer_storage
 from .naming import c_identifier
 from .per_routines import per_routines
-from .rules import PER
+from .rules import per_rules
 from .tables import build_tables
 from .values import c_bytes, c_int
 
@@ -150,7 +150,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
         "constants": layout.constants,
         "spec_hash": graph.spec_hash(),
         "encodings": encodings,
-        "per_rules": [rules for rules in encodings if rules in PER],    # uper, aper
+        "per_rules": per_rules(encodings),                  # uper, aper
         "ber": layout.ber,
         "fast": fast,
     }
