@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -195,8 +195,8 @@ def miss_spread(corpus: str = "snmp", base: str = "hybrid-20%", form: str = "slo
     raise ValueError(f"no example {corpus}")
 
 
-def main(argv: Sequence[str] = sys.argv[1:]) -> None:
-    if argv == ["--miss-spread"]:
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    if list(sys.argv[1:] if argv is None else argv) == ["--miss-spread"]:
         for size, extra in miss_spread():
             print(f"{size:5} bytes  {extra:+5} instructions")
         return
