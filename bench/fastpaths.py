@@ -90,6 +90,11 @@ def training_profile(work: Path, specs, pdu: str, training: Sequence[bytes]):
     return profile, path
 
 
+def missed_by(layouts, messages: Sequence[bytes]) -> List[bytes]:
+    """The messages that none of the layouts takes."""
+    return [m for m in messages if not any(l.matches(parse(m)) for l in layouts)]
+
+
 def measure() -> List[dict]:
     root = corpora.build_dir() / "fastpaths"
     rows = []
@@ -117,8 +122,7 @@ def measure() -> List[dict]:
                 if plain is None:
                     plain = build
                 else:
-                    missed = [m for m in held_out
-                              if not any(l.matches(parse(m)) for l in learnt[form][:n])]
+                    missed = missed_by(learnt[form][:n], held_out)
                     miss = encode_miss = 0.0
                     if missed:
                         miss = (decode_instructions(build, build_dir, "missed", missed) -
@@ -183,8 +187,7 @@ def miss_spread(corpus: str = "snmp", base: str = "hybrid-20%", form: str = "slo
             continue
         work = root / name
         profile, profile_path = training_profile(work, specs, f"{module}.{pdu}", training)
-        layouts = profile.layouts[f"{module}.{pdu}"].forms[form][:n]
-        missed = [m for m in held_out if not any(l.matches(parse(m)) for l in layouts)]
+        missed = missed_by(profile.layouts[f"{module}.{pdu}"].forms[form][:n], held_out)
         options = ["--profile", str(profile_path)]
         plain = ours.build(base, specs, pdu, module, work / "plain", options=options)
         fast = ours.build(base, specs, pdu, module, work / "fast", options=options + [
