@@ -247,6 +247,8 @@ enum {
                                          at aux - 1 of the array <spec>_decode_per passes */
 #define ASN1H_T_CONTAINING   0x20u    /* OCTET STRING (CONTAINING open type): an asn1h_open
                                          of the contents, `first` its table */
+#define ASN1H_T_LAYOUTS      0x20u    /* constructed types: a PDU with layout fast paths,
+                                         which asn1h_decode tries first (codecs->layouts) */
 #define ASN1H_T_TAG_LIST     0x40u    /* `tag` indexes spec->tags: {count, tags...} */
 #define ASN1H_T_COMPILED     0x80u    /* has compiled BER routines: spec->routines[aux - 1] */
 
@@ -387,6 +389,7 @@ typedef struct asn1h_constraint {
 
 /* The runtime's optional parts a spec uses: the generator sets the ones its types need,
  * so that a program links only those (--gc-sections drops the rest). */
+struct asn1h_decode_opts;
 typedef struct asn1h_codecs {
     /* SET contents: components in any order (asn1h_decode.c) */
     const uint8_t *(*set_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -424,6 +427,12 @@ typedef struct asn1h_codecs {
     /* DEFAULT values (asn1h_encode.c): whether member m holds its default, for the
      * defaults the encoder does not test inline (FALSE, 0, {}) */
     int (*is_default)(const asn1h_spec *spec, const asn1h_member *m, const void *base);
+    /* layout fast paths (generated, docs/layouts.md): what asn1h_decode tries first for a
+     * PDU type with ASN1H_T_LAYOUTS.  When the input starts with a TLV of one of its
+     * layouts, decodes it into the value and returns its octets; else returns 0, having
+     * changed nothing, and the general decoder takes the input */
+    size_t (*layouts)(const asn1h_type *t, void *value, const uint8_t *buf, size_t len,
+                      asn1h_arena *arena, const struct asn1h_decode_opts *opts);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */

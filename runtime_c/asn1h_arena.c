@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "asn1h.h"
+#include "asn1h_ber.h"
 
 struct asn1h_block {
     asn1h_block *next;
@@ -90,7 +91,7 @@ static void zero_used(const asn1h_arena *a, uint8_t *start, size_t size)
         memset(start, 0, size);
 }
 
-void asn1h_arena_reset(asn1h_arena *a)
+static ASN1H_NOINLINE void reset_blocks(asn1h_arena *a)
 {
     asn1h_block *keep = NULL, *b, *next;
     uint8_t *start = NULL;                  /* the region the next message takes */
@@ -121,6 +122,16 @@ void asn1h_arena_reset(asn1h_arena *a)
         zero_used(a, start, size);
     a->cur = start;
     a->end = start ? start + size : NULL;
+}
+
+void asn1h_arena_reset(asn1h_arena *a)
+{
+    if (a->blocks) {
+        reset_blocks(a);
+    } else if (a->cur != a->buf) {          /* the caller's buffer alone: zero what was used */
+        memset(a->buf, 0, (size_t)(a->cur - a->buf));
+        a->cur = a->buf;
+    }
 }
 
 void asn1h_arena_free(asn1h_arena *a)

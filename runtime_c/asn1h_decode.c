@@ -939,6 +939,17 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     const uint8_t *q;
 
     err = asn1h_error_reset(err ? err : &local, type);
+    /* A PDU with layout fast paths opens their door before the rest of the setup, so that
+     * a hit costs its path alone (the flag's bit is also an OCTET STRING's CONTAINING: the
+     * door, which knows its PDU, turns those away) */
+    if (ASN1H_UNLIKELY(type->flags & ASN1H_T_LAYOUTS)) {
+        const asn1h_codecs *codecs = asn1h_spec_of(type)->codecs;
+        size_t taken;
+        if (codecs->layouts && (taken = codecs->layouts(type, value, buf, len, arena, opts))) {
+            q = buf + taken;
+            goto decoded;
+        }
+    }
     asn1h_dec_start(&d, type, buf, len, arena, opts, err);
     memset(value, 0, type->size);
     if (type->tag && !(type->flags & ASN1H_T_TAG_LIST)) {
@@ -958,11 +969,12 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
             err->code = ASN1H_ERR_VALUE;
         return err->code;
     }
-    if (consumed)
-        *consumed = (size_t)(q - buf);
 #ifdef ASN1H_PROFILE
     if (d.profile)
         d.profile->messages++;
 #endif
+decoded:
+    if (consumed)
+        *consumed = (size_t)(q - buf);
     return ASN1H_OK;
 }

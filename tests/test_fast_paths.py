@@ -413,3 +413,155 @@ def test_template_blocks_cover_every_header_octet_and_no_other(profiles):
         # Blackwell's headers are two octets in every three to six: blocks
         if len(contents) == 377:
             assert len(path.blocks) >= 20 and len(path.runs) <= 10
+
+
+ZEROS = """Zeros DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Record ::= SEQUENCE {
+    id      INTEGER,
+    name    OCTET STRING OPTIONAL,
+    inner   Inner OPTIONAL,
+    list    SEQUENCE OF INTEGER,
+    bits    BIT STRING,
+    nothing NULL,
+    more    Inner,
+    ...
+}
+Inner ::= SEQUENCE { x INTEGER OPTIONAL, y BOOLEAN, ... }
+END
+"""
+
+# every field of a Zeros.Record, as the C struct names them (down to those around which
+# the compiler may pad); `list` is compared apart
+RECORD_FIELDS = ["present_", "id", "name", "bits.buf", "bits.len", "bits.unused", "nothing",
+                 "unknown_"] + [
+    f"{inner}.{field}" for inner in ("inner", "more")
+    for field in ("present_", "x", "y", "unknown_")]
+
+
+def zeros_record(n: int, full: bool) -> bytes:
+    """A Zeros.Record of one of two layouts, its contents varied by n: without the
+    OPTIONAL members, an empty list and `more` without x; or with all of them."""
+    def tlv(tag: int, contents: bytes) -> bytes:
+        return bytes([tag, len(contents)]) + contents
+    if not full:
+        body = (tlv(0x80, bytes([n % 100])) + tlv(0xA3, b"") + tlv(0x84, bytes([0, 0x80]))
+                + tlv(0x85, b"") + tlv(0xA6, tlv(0x81, b"\xff")))
+    else:
+        body = (tlv(0x80, bytes([1, n % 200])) + tlv(0x81, bytes([0x61 + n % 26, 0x62]))
+                + tlv(0xA2, tlv(0x80, bytes([n % 50])) + tlv(0x81, b"\x00"))
+                + tlv(0xA3, tlv(0x02, b"\x01") + tlv(0x02, bytes([n % 90])))
+                + tlv(0x84, bytes([0, n])) + tlv(0x85, b"")
+                + tlv(0xA6, tlv(0x80, b"\x07") + tlv(0x81, b"\xff")))
+    return tlv(0x30, body)
+
+
+def test_a_path_writes_every_field_of_a_value_it_clears_as_it_goes(tmp_path):
+    """A layout without a CHOICE stores zeros where it leaves the value empty, in place
+    of a memset of the whole value before the door: absent OPTIONAL members, a big
+    INTEGER's `big` and `big_len`, presence octets, an empty list, a NULL, BIT STRING's
+    unused bits, `unknown_`.  Decoded over a value filled with A5 octets, every field
+    (padding aside) must be the general decoder's, which clears the value first."""
+    spec = tmp_path / "Zeros.asn"
+    spec.write_text(ZEROS)
+    trace = tmp_path / "zeros.ber"
+    trace.write_bytes(b"".join(zeros_record(n, full) for n in (1, 2) for full in (0, 1)))
+    profile = api.profile(api.load([str(spec)]), "Zeros.Record", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker("zeros", "compiled", "exact", tmp_path / "profile.json", "--layouts",
+                      "2", example=([spec], "Zeros.Record"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert "asn1h_fp_memset(v" not in source       # no whole-value memset
+    for store in ("memset(&(*v).name, 0, sizeof (*v).name);",
+                  "memset(&(*v).more.x, 0, sizeof (*v).more.x);",
+                  "memset(&(*v).id.big, 0, sizeof (*v).id - offsetof(asn1h_int, big));",
+                  "(*v).list.items = NULL;", "(*v).nothing = 0;", "(*v).bits.unused = 0;",
+                  "memset(&(*v).unknown_, 0, sizeof (*v).unknown_);"):
+        assert store in source, store
+    pdus = [zeros_record(n, full) for n in range(3, 40) for full in (0, 1)]
+    assert check(program, "Zeros.Record", pdus, tmp_path, strict=False)[0] == len(pdus)
+    mutated = [m for p in pdus[:2] for m in mutations(p)]
+    check(program, "Zeros.Record", mutated, tmp_path, strict=False)
+    check(program, "Zeros.Record", mutated, tmp_path, strict=True)
+
+    work = program.parent
+    messages = ",\n".join("{" + ", ".join(str(b) for b in p) + "}" for p in pdus)
+    same = "\n".join(f"        SAME({field});" for field in RECORD_FIELDS)
+    (work / "fields.c").write_text(f"""#include <stdio.h>
+#include <string.h>
+#include "general.h"
+#include "fast.h"
+unsigned long fast_path_hits, fast_encode_hits;
+static const uint8_t messages[][{max(map(len, pdus))}] = {{
+{messages}
+}};
+static const size_t lengths[] = {{ {", ".join(str(len(p)) for p in pdus)} }};
+#define SAME(field) \\
+    if (memcmp(&g.field, &f.field, sizeof g.field) != 0) {{ \\
+        printf("message %zu: " #field " differs\\n", k); \\
+        bad++; \\
+    }}
+int main(void)
+{{
+    static g_Record g;
+    static f_Record f;
+    const asn1h_type *gt = asn1h_find_type(&g_general_spec.spec, "Zeros.Record");
+    const asn1h_type *ft = asn1h_find_type(&f_fast_spec.spec, "Zeros.Record");
+    size_t k, i;
+    int bad = 0;
+    for (k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {{
+        asn1h_arena ga, fa;
+        asn1h_arena_init(&ga, NULL, 0, (size_t)1 << 20);
+        asn1h_arena_init(&fa, NULL, 0, (size_t)1 << 20);
+        memset(&g, 0xA5, sizeof g);
+        memset(&f, 0xA5, sizeof f);
+        if (asn1h_decode(gt, &g, messages[k], lengths[k], &ga, NULL, NULL, NULL) != ASN1H_OK
+            || asn1h_decode(ft, &f, messages[k], lengths[k], &fa, NULL, NULL, NULL)
+                   != ASN1H_OK) {{
+            printf("message %zu: not decoded\\n", k);
+            return 1;
+        }}
+{same}
+        SAME(list.count);
+        if ((g.list.items == NULL) != (f.list.items == NULL)) {{
+            printf("message %zu: list.items differs\\n", k);
+            bad++;
+        }}
+        for (i = 0; i < g.list.count && i < f.list.count; i++)
+            SAME(list.items[i]);
+        asn1h_arena_free(&ga);
+        asn1h_arena_free(&fa);
+    }}
+    printf("%lu\\n", fast_path_hits);
+    return bad;
+}}
+""")
+    cbuild.run(["gcc", *cbuild.STRICT, "-O1", "-g", *cbuild.SANITIZE, f"-D{HITS[0]}",
+                f"-D{HITS[1]}", "-I", work / "general", "-I",
+                work / "fast", "-I", cbuild.RUNTIME, work / "general" / "general.c",
+                work / "fast" / "fast.c", work / "fields.c",
+                cbuild.runtime_library("gcc", ("-O1", "-g", *cbuild.SANITIZE)), "-lm", "-o",
+                work / "fields"])
+    result = cbuild.subprocess.run([str(work / "fields")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert int(result.stdout.split()[-1]) == len(pdus)   # every one by its path
+
+
+def test_a_layout_whose_pdu_length_the_door_does_not_read_gets_no_path(tmp_path):
+    """The door reads the PDU's length in its shortest form only (DER's too): a layout
+    whose length octets are 81 10 has no path, the generated code says why, and its PDUs
+    go to the general decoder."""
+    spec = tmp_path / "Zeros.asn"
+    spec.write_text(ZEROS)
+    long_form = [b"\x30\x81" + p[1:] for p in (zeros_record(n, False) for n in (1, 2, 3))]
+    trace = tmp_path / "zeros.ber"
+    trace.write_bytes(b"".join(long_form + [zeros_record(n, True) for n in (1, 2)]))
+    profile = api.profile(api.load([str(spec)]), "Zeros.Record", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker("zeros-long", "compiled", "exact", tmp_path / "profile.json",
+                      "--layouts", "2", example=([spec], "Zeros.Record"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert "not in the short, 0x81 or 0x82 shortest form" in source
+    pdus = [b"\x30\x81" + zeros_record(n, False)[1:] for n in range(5, 15)]
+    assert check(program, "Zeros.Record", pdus, tmp_path, strict=False)[0] == 0
+    full = [zeros_record(n, True) for n in range(5, 15)]
+    assert check(program, "Zeros.Record", full, tmp_path, strict=False)[0] == len(full)

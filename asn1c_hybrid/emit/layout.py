@@ -175,7 +175,10 @@ class TypeLayout:
     open_key_member: int = 0
     shared_name: str = ""         # descriptor shared by anonymous primitives: its builtin
     keep_encoding: bool = False   # its struct ends with `encoding_`, its TLV as received
-    # a PDU with layout fast paths: its entry's routines try them first (emit/fastpaths.py)
+    # a PDU with layout fast paths (emit/fastpaths.py): the door asn1h_decode tries first
+    # (asn1h_codecs.layouts), and its routines: the encoder that tries the encoding paths,
+    # beside a decoder that calls the interpreter when the type is not compiled
+    layouts_door: str = ""
     fast_decoder: str = ""
     fast_encoder: str = ""
     check: Optional[RuntimeCheck] = None  # the constraint checked at run time

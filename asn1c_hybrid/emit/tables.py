@@ -453,7 +453,9 @@ class _Builder:
         if kind in _CONSTRUCTED:
             t.members_first = entry.first = self.member_table(t, member_tables)
             entry.count = len(self.owner(t).members)
-            if t.compiled or t.fast_decoder:
+            if t.layouts_door:                  # asn1h_decode opens its door first
+                entry.flags.append("ASN1H_T_LAYOUTS")
+            if t.compiled or t.fast_encoder:
                 self.t.routines.append((t.fast_decoder or t.decoder,
                                         t.fast_encoder or t.encoder))
                 owner = self.owner(t)

@@ -94,7 +94,8 @@ static const asn1h_codecs codecs = {
     /* Record and Alt are extensible */
     asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative,
     NULL,                                   /* no constraint records */
-    asn1h_is_default                        /* Record.flag and Pair.d: nonzero DEFAULTs */
+    asn1h_is_default,                       /* Record.flag and Pair.d: nonzero DEFAULTs */
+    NULL                                    /* no layout fast paths */
 };
 
 /* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
