@@ -91,6 +91,7 @@ static void zero_used(const asn1h_arena *a, uint8_t *start, size_t size)
         memset(start, 0, size);
 }
 
+/* A reset of an arena with several regions: keeps the one the next message takes. */
 static ASN1H_NOINLINE void reset_blocks(asn1h_arena *a)
 {
     asn1h_block *keep = NULL, *b, *next;
@@ -126,11 +127,20 @@ static ASN1H_NOINLINE void reset_blocks(asn1h_arena *a)
 
 void asn1h_arena_reset(asn1h_arena *a)
 {
-    if (a->blocks) {
+    asn1h_block *b = a->blocks;
+    uint8_t *start;
+
+    if (b && (b->next || a->buf)) {         /* several regions */
         reset_blocks(a);
-    } else if (a->cur != a->buf) {          /* the caller's buffer alone: zero what was used */
-        memset(a->buf, 0, (size_t)(a->cur - a->buf));
-        a->cur = a->buf;
+        return;
+    }
+    /* One region, the caller's buffer or one heap block, which the next message takes as
+     * it is: zero what this one used (the usual case, decoding message after message) */
+    start = b ? block_data(b) : a->buf;
+    if (a->cur != start) {
+        size_t n = (size_t)(a->cur - start);
+        a->cur = start;
+        memset(start, 0, n);                /* last, so that it is a jump */
     }
 }
 

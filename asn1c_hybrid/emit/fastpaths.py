@@ -6,7 +6,9 @@ they are dense, in masked 16-octet blocks; elsewhere a run of them at a time, in
 of 1, 2, 4 or 8 octets (constants built here).  It then stores every field of the C value
 at its constant offset: strings as pointers into the input, integers loaded word-wide,
 presence bits and CHOICE indexes as constants, list items into one arena block of the
-known count.
+known count, and zeros where the layout leaves the value empty (or one memset of the
+whole value, where it chooses a CHOICE's alternative): the paths run before
+asn1h_decode's own setup, from the door it opens (asn1h_codecs.layouts).
 It has no tag dispatch, no loop and no length parsing.  The slot layouts share one
 decision tree of their headers (`_SlotTree`), whose leaves store values the same way.
 
@@ -14,7 +16,8 @@ A fast path accepts exactly what the general decoder accepts, with the same valu
 misses: a template that does not match, or a content the general decoder might judge
 otherwise (a BOOLEAN octet that is not 00 or FF, an INTEGER not in its shortest form or
 outside its constraint, a string outside its own) makes it give up, roll back the arena,
-clear the value, and leave the PDU to the general decoder.  A miss has no other effect.
+and leave the PDU to the general decoder, which clears the value.  A miss has no other
+effect.
 A layout the generator cannot serve this way is refused with a reason (`refusals`).
 """
 from __future__ import annotations
@@ -609,8 +612,9 @@ class _Builder:
 
     def check(self, t: TypeLayout, lv: str) -> None:
         if t.check is not None:
-            self.body.append(f"if (asn1h_constrained(&{t.ref}) && !asn1h_check(asn1h_spec_of(&{t.ref}), "
-                             f"&{t.ref}, &{lv})) goto miss;")
+            self.body.append(f"if (asn1h_constrained(&{t.ref}) && "
+                             f"!asn1h_check(asn1h_spec_of(&{t.ref}), &{t.ref}, &{lv})) "
+                             "goto miss;")
 
     def integer(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
         n = placed.size
@@ -1191,11 +1195,10 @@ def build_fast_paths(layout: Layout, pdu_id: str,
     t = layout.types[pdu_id]
     if not t.layouts_door:
         return None
-    out = FastPaths(t, t.layouts_door, identifier(t),
-                    t.fast_encoder or t.encoder)
+    out = FastPaths(t, t.layouts_door, identifier(t), t.fast_encoder or t.encoder)
     out.general_encoder = f"{t.encoder}(e, p, value)" if t.compiled else \
         f"asn1h_interpret_encode(e, &{t.ref}, p, value)"
-    wrapper = t.layouts_door
+    door = t.layouts_door
     if out.identifier is None:
         out.refusals += [(c, "the PDU's encoding does not start with a one-octet identifier, "
                           "which the door compares") for c in chosen]
@@ -1208,7 +1211,7 @@ def build_fast_paths(layout: Layout, pdu_id: str,
                                  "0x81 or 0x82 shortest form that the door reads"))
             continue
         try:
-            path = _Builder(layout, t).build(message_layout, f"{wrapper}_{message_layout.id}")
+            path = _Builder(layout, t).build(message_layout, f"{door}_{message_layout.id}")
         except Refused as exc:
             out.refusals.append((message_layout, str(exc)))
             continue
@@ -1220,7 +1223,7 @@ def build_fast_paths(layout: Layout, pdu_id: str,
             out.encode_refusals.append((message_layout, str(exc)))
     slots = [l for l in chosen if l.form == "slot"]
     if slots:
-        out.slots = _SlotTree(layout, t, slots, f"{wrapper}_slots")
+        out.slots = _SlotTree(layout, t, slots, f"{door}_slots")
         out.refusals += out.slots.refusals
         if not out.slots.chosen:
             out.slots = None

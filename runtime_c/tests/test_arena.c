@@ -101,6 +101,8 @@ void test_arena_reset_zeroes_only_what_was_used(void)
     CHECK(all_zero(p, 16));
     CHECK_EQ(block_end[-1], 0x77);
     block_end[-1] = 0;
+    asn1h_arena_reset(&a);                      /* nothing taken since: as it was */
+    CHECK(a.end == block_end && a.cur == p);
     asn1h_arena_free(&a);
 }
 
