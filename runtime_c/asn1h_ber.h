@@ -229,6 +229,12 @@ static inline asn1h_error *asn1h_error_reset(asn1h_error *err, const asn1h_type 
     return err;
 }
 
+/* The nesting levels a decoder may count (asn1h_decode_opts.max_depth; 0: the default). */
+static inline unsigned asn1h_max_depth(const asn1h_decode_opts *opts)
+{
+    return opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
+}
+
 /* A decoder at the start of a value of `type` in buf[0..len): the one setup of asn1h_decode
  * and asn1h_decode_per. */
 static inline void asn1h_dec_start(asn1h_dec *d, const asn1h_type *type, const uint8_t *buf,
@@ -242,7 +248,7 @@ static inline void asn1h_dec_start(asn1h_dec *d, const asn1h_type *type, const u
     d->arena = arena;
     d->err = err;
     d->flags = opts ? opts->flags : 0;
-    d->depth = opts && opts->max_depth ? opts->max_depth : ASN1H_MAX_DEPTH;
+    d->depth = asn1h_max_depth(opts);
     d->profile = opts ? opts->profile : NULL;
     d->walk = opts ? opts->walk : NULL;
 }

@@ -1127,7 +1127,7 @@ class _SlotTree:
     def _leaf(self, chosen: MessageLayout, lines: list[str], indent: str) -> None:
         builder = self.leaves[chosen.id]
         lines.append(f"{indent}/* {chosen.id}: {chosen.count} of the profile's messages */")
-        test = f"asn1h_fp_depth(opts) < {builder.depth}"
+        test = f"asn1h_max_depth(opts) < {builder.depth}"
         if builder.der_miss:
             test += " || der"
         lines.append(f"{indent}if ({test}) return 0;")
@@ -1175,8 +1175,8 @@ def name_fast_paths(t: TypeLayout, chosen: Sequence[MessageLayout]) -> None:
 
 
 def door_reads(length: bytes) -> bool:
-    """Whether the door reads the PDU's length octets: a definite length in its shortest
-    form, of at most two octets (so every form it takes is DER's too)."""
+    """Whether the door reads the PDU's length octets, as asn1h_expect does: a definite
+    length in its shortest form, of at most two octets (every form it takes is DER's too)."""
     return length[0] < 0x80 or (length[0] == 0x81 and length[1] >= 0x80) or \
         (length[0] == 0x82 and length[1] != 0)
 
