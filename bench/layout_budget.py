@@ -66,7 +66,7 @@ def measure() -> List[dict]:
                                             "measured", *extra])
                 source = "\n".join(p.read_text() for p in
                                    (build_dir / "generated").glob("*.c"))
-                chosen = set(re.findall(r"^static int \w+_layouts_([0-9a-f]{12})\(", source,
+                chosen = set(re.findall(r"^static size_t \w+_layouts_([0-9a-f]{12})\(", source,
                                         re.M))
                 covered = sum(1 for t in trees if any(l.matches(t) for l in exact
                                                       if l.id in chosen))

@@ -189,7 +189,7 @@ def test_fast_paths_the_knapsack_chose_agree_with_the_general_decoder(profiles, 
                       "--cost-model", "measured", "--budget", "12000")
     chosen = [line.split("_layouts_")[1][:12] for line in
               (program.parent / "fast" / "fast.c").read_text().splitlines()
-              if line.startswith("static int ") and "_layouts_" in line]
+              if line.startswith("static size_t ") and "_layouts_" in line]
     assert chosen
     learnt = {l.id: l for l in Profile.load(profile).layouts[EXAMPLES["snmp"][1]]
               .forms["exact"]}
@@ -378,6 +378,90 @@ def test_a_layout_of_sparse_headers_checks_its_boolean_in_a_block(tmp_path):
     check(program, "Notes.Note", mutated, tmp_path, strict=True)
 
 
+COUNTS = """Counts DEFINITIONS ::= BEGIN
+Counts ::= SEQUENCE { a INTEGER, b INTEGER, note OCTET STRING, c INTEGER }
+END
+"""
+
+
+def counts(a: bytes, b: bytes, note: bytes, c: bytes) -> bytes:
+    body = b"".join(bytes([tag, len(x)]) + x for tag, x in ((2, a), (2, b), (4, note), (2, c)))
+    return bytes([0x30, len(body)]) + body
+
+
+def test_an_integer_not_in_its_shortest_form_takes_the_path_in_ber_only(tmp_path):
+    """BER decodes an INTEGER whose first nine bits are equal (00 05, FF 80) to the
+    value of its shortest form; strict DER refuses it.  In a PDU of 26 octets, a and b
+    are checked for DER in one 16-octet block, c (alone in the last window) by its own
+    test of `der`: the path takes every such form in BER and misses it in strict DER,
+    where the general decoder then fails.  A PDU of 14 octets has no block, and no test
+    of `der` to pay for: its path leaves every longer form to the general decoder."""
+    spec = tmp_path / "Counts.asn"
+    spec.write_text(COUNTS)
+    trace = tmp_path / "counts.ber"
+    trace.write_bytes(b"".join(counts(b"\x01\x02", b"\x03\x04", note, b"\x05\x06")
+                               for note in (b"twelve chars", b"") for _ in range(2)))
+    profile = api.profile(api.load([str(spec)]), "Counts.Counts", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker("counts", "compiled", "exact", tmp_path / "profile.json", "--layouts",
+                      "2", example=([spec], "Counts.Counts"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert re.findall(r"memcpy\(&next, p \+ (\d+), 16\)", source) == ["1"]
+    test = "(uint64_t)(x + INT64_C(128)) < UINT64_C(256)) goto miss;"
+    assert source.count("if (der && " + test) == 1 and source.count("if (" + test) == 3
+    shortest = [b"\x00\x80", b"\xff\x7f", b"\x12\x34"]
+    longer = [b"\x00\x05", b"\xff\x80"]
+    values = [(a, b, c) for a in shortest + longer for b in shortest + longer
+              for c in (shortest[0], longer[0])]
+    pdus = [counts(a, b, note, c) for note in (b"twelve chars", b"") for a, b, c in values]
+    assert check(program, "Counts.Counts", pdus, tmp_path, strict=False)[0] == \
+        len(values) + len(shortest) ** 2
+    assert check(program, "Counts.Counts", pdus, tmp_path, strict=True)[0] == \
+        2 * len(shortest) ** 2
+    check(program, "Counts.Counts", [m for p in pdus[:2] for m in mutations(p)], tmp_path,
+          strict=True)
+
+
+NAMES = """Names DEFINITIONS ::= BEGIN
+Named ::= SEQUENCE { id OBJECT IDENTIFIER, n INTEGER }
+END
+"""
+
+
+def test_an_object_identifier_is_checked_as_the_decoder_checks_it(tmp_path):
+    """asn1h_fp_oid, in each of its ways (octet by octet below 8 octets, two words up to
+    16, vectors from 16 on): an octet 80 that starts a subidentifier, or a last octet
+    with its top bit set, misses and the general decoder fails; an 80 inside a
+    subidentifier is taken.  Every position of 80 in OIDs of 5, 12, 16, 23 and 40 octets."""
+    spec = tmp_path / "Names.asn"
+    spec.write_text(NAMES)
+
+    def named(oid: bytes) -> bytes:
+        body = bytes([6, len(oid)]) + oid + b"\x02\x01\x07"
+        return bytes([0x30, len(body)]) + body
+    sizes = (5, 12, 16, 23, 40)
+    trace = tmp_path / "names.ber"
+    trace.write_bytes(b"".join(named(b"\x2b" * size) * 2 for size in sizes))
+    profile = api.profile(api.load([str(spec)]), "Names.Named", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker("names", "compiled", "exact", tmp_path / "profile.json", "--layouts",
+                      str(len(sizes)), example=([spec], "Names.Named"))
+    pdus, valid = [], 0
+    for size in sizes:
+        for k in range(size):
+            for before in (0x2b, 0x81):         # the octet before: a subidentifier's end or not
+                oid = bytearray(b"\x2b" * size)
+                oid[k] = 0x80
+                if k:
+                    oid[k - 1] = before
+                pdus.append(named(bytes(oid)))
+                valid += k != size - 1 and k > 0 and before == 0x81
+        pdus.append(named(b"\x2b" * (size - 1) + b"\x81"))
+    hits, _ = check(program, "Names.Named", pdus, tmp_path, strict=False)
+    assert hits == valid > 0
+    assert check(program, "Names.Named", pdus, tmp_path, strict=True)[0] == valid
+
+
 def test_template_blocks_cover_every_header_octet_and_no_other(profiles):
     """The constants a path compares with (16-octet blocks where header octets are
     dense, runs of them elsewhere) against the octets of a message of its layout: every
@@ -470,7 +554,7 @@ def test_a_path_writes_every_field_of_a_value_it_clears_as_it_goes(tmp_path):
     program = checker("zeros", "compiled", "exact", tmp_path / "profile.json", "--layouts",
                       "2", example=([spec], "Zeros.Record"))
     source = (program.parent / "fast" / "fast.c").read_text()
-    assert "asn1h_fp_memset(v" not in source       # no whole-value memset
+    assert "asn1h_fp_clear(v" not in source        # no whole-value clearing
     for store in ("memset(&(*v).name, 0, sizeof (*v).name);",
                   "memset(&(*v).more.x, 0, sizeof (*v).more.x);",
                   "memset(&(*v).id.big, 0, sizeof (*v).id - offsetof(asn1h_int, big));",

@@ -249,7 +249,7 @@ def test_the_generated_fast_paths_are_the_chosen_layouts(profiles, tmp_path):
     selection = api.select(graph, options.select)
     source = api.generate(graph, options, selection=selection)["SNMP_Traffic.c"]
     generated = {line.split("_layouts_")[1][:12] for line in source.splitlines()
-                 if line.startswith("static int ") and "_layouts_" in line}
+                 if line.startswith("static size_t ") and "_layouts_" in line}
     assert generated == {l.id for l in selection.chosen_layouts} != set()
 
 

@@ -6,18 +6,19 @@ they are dense, in masked 16-octet blocks; elsewhere a run of them at a time, in
 of 1, 2, 4 or 8 octets (constants built here).  It then stores every field of the C value
 at its constant offset: strings as pointers into the input, integers loaded word-wide,
 presence bits and CHOICE indexes as constants, list items into one arena block of the
-known count, and zeros where the layout leaves the value empty (or one memset of the
+known count, and zeros where the layout leaves the value empty (or one clearing of the
 whole value, where it chooses a CHOICE's alternative): the paths run before
-asn1h_decode's own setup, from the door it opens (asn1h_codecs.layouts).
+asn1h_decode's own setup, from the door it opens (asn1h_codecs.layouts), and return what
+the door returns.
 It has no tag dispatch, no loop and no length parsing.  The slot layouts share one
 decision tree of their headers (`_SlotTree`), whose leaves store values the same way.
 
 A fast path accepts exactly what the general decoder accepts, with the same value, or
 misses: a template that does not match, or a content the general decoder might judge
-otherwise (a BOOLEAN octet that is not 00 or FF, an INTEGER not in its shortest form or
-outside its constraint, a string outside its own) makes it give up, roll back the arena,
-and leave the PDU to the general decoder, which clears the value.  A miss has no other
-effect.
+otherwise (in strict DER, a BOOLEAN octet that is not 00 or FF and an INTEGER not in its
+shortest form, which BER takes for the same value; an INTEGER outside its constraint, a
+string outside its own) makes it give up, roll back the arena, and leave the PDU to the
+general decoder, which clears the value.  A miss has no other effect.
 A layout the generator cannot serve this way is refused with a reason (`refusals`).
 """
 from __future__ import annotations
@@ -53,6 +54,23 @@ class Block:
 
 
 @dataclass
+class DerBlock:
+    """16 contents octets that only strict DER checks, in one load (and one more, one
+    octet on, for integers):
+    - `booleans` holds the bits 1-7 of BOOLEAN octets: (b ^ (b << 1)) & booleans is 0 for
+      00 and FF alone;
+    - `ints` is FF at the first octet of an INTEGER of two octets or more: that octet
+      equal to the sign of the next (00 or FF) makes the first nine bits equal, a form not
+      the shortest, which BER takes for the same value.
+    `row` numbers its masks in the path's constant arrays."""
+    offset: int
+    booleans: Optional[bytes] = None
+    ints: Optional[bytes] = None
+    boolean_row: int = 0
+    int_row: int = 0
+
+
+@dataclass
 class Run:
     """Header octets next to each other (1, 2, 4 or 8), compared in one load."""
     offset: int
@@ -80,7 +98,8 @@ class FastPath:
     length: int                   # contents octets of the PDU's TLV
     blocks: list[Block]           # the windows dense in header octets
     runs: list[Run]               # the header octets outside the blocks
-    boolean_blocks: list[Block]   # DER: the BOOLEAN octets, with 16 contents octets or more
+    der_blocks: list[DerBlock]    # DER: BOOLEAN and INTEGER octets, in PDUs of 16 octets
+                                  # or more (17 for integers)
     checks: list[str]             # C statements before any store: `return 0` on a miss
     body: list[str]               # C statements, `goto miss` on a content check
     depth: int                    # nesting levels the general decoder may count
@@ -90,6 +109,20 @@ class FastPath:
     template: bytes = b""         # the contents with every header octet, the rest 00
     fixed: bytes = b""            # FF where `template` holds a header octet, else 00
     encoder: Optional["EncodePath"] = None     # None: the layout has no encoding path
+
+    @property
+    def consumed(self) -> int:
+        """The PDU's octets, header and contents: what the path returns on a hit."""
+        tlv = from_text(self.layout.text)
+        return len(tlv.identifier) + len(tlv.length) + self.length
+
+    @property
+    def der_first(self) -> bool:
+        """Whether DER's checks come before the template's compares: with BOOLEANs in them,
+        so that GCC does not keep the template's loads for them (measured: 36 instructions
+        of spills on Blackwell's message); else after, which spares most misses their
+        test of `der`."""
+        return any(block.booleans for block in self.der_blocks)
 
     @property
     def misses_late(self) -> bool:
@@ -175,13 +208,19 @@ class FastPaths:
 
     @property
     def uses_blocks(self) -> bool:
-        """Whether a path compares 16-octet blocks (of its template or DER's BOOLEANs)."""
-        return any(path.blocks or path.boolean_blocks for path in self.paths)
+        """Whether a path compares 16-octet blocks (of its template or DER's contents)."""
+        return any(path.blocks or path.der_blocks for path in self.paths)
+
+    @property
+    def checks_der_ints(self) -> bool:
+        return any(block.ints for path in self.paths for block in path.der_blocks)
 
     @property
     def run_sizes(self) -> set[int]:
-        """The sizes of the paths' run loads (the template defines a load of each)."""
-        return {len(run.octets) for path in self.paths for run in path.runs}
+        """The sizes of the paths' run loads and of the slot tree's header loads (the
+        template defines a load of each)."""
+        sizes = {len(run.octets) for path in self.paths for run in path.runs}
+        return sizes | (self.slots.loads if self.slots is not None else set())
 
     @property
     def by_length(self) -> list[tuple[int, list[FastPath]]]:
@@ -200,13 +239,15 @@ class FastPaths:
         """The exact layouts' dispatch (Blackwell §4.4): a switch on the contents' length,
         then within a length a decision tree on header octets that all its layouts fix,
         so that a message is compared with one template (a few where no octet parts
-        them): a miss costs the switches and one compare that fails."""
+        them): a miss costs the switches and one compare that fails.  A path returns
+        what the door returns, so that the door calls it last (a tail call, which spares
+        the door a frame); with a slot tree to try after, only on a hit."""
         if not self.paths:
             return []
         lines = ["    switch (n) {"]
         for length, paths in self.by_length:
             lines.append(f"    case {length}:")
-            _Dispatch.of(paths).emit(lines, "        ")
+            _Dispatch.of(paths).emit(lines, "        ", last=self.slots is None)
             lines.append("        break;")
         return lines + ["    default:", "        break;", "    }"]
 
@@ -263,15 +304,21 @@ class _Dispatch:
                 return []
         return node.paths
 
-    def emit(self, lines: list[str], indent: str) -> None:
+    def emit(self, lines: list[str], indent: str, last: bool) -> None:
+        """The tree's C statements; `last`: nothing to try after its paths."""
         if self.octet is None:
-            calls = " || ".join(f"{path.function}(p, end, v, arena, opts)" for path in self.paths)
-            lines += [f"{indent}if ({calls})", f"{indent}    goto hit;"]
+            calls = [f"{path.function}(p, end, v, arena, opts)" for path in self.paths]
+            for k, call in enumerate(calls):
+                if last and k == len(calls) - 1:
+                    lines.append(f"{indent}return {call};")
+                else:
+                    lines += [f"{indent}if ((taken = {call}) != 0)",
+                              f"{indent}    return taken;"]
             return
         lines.append(f"{indent}switch (p[{self.octet}]) {{")
         for octet, part in self.parts.items():
             lines.append(f"{indent}case 0x{octet:02x}:")
-            part.emit(lines, indent + "    ")
+            part.emit(lines, indent + "    ", last)
             lines.append(f"{indent}    break;")
         lines += [f"{indent}default:", f"{indent}    break;", f"{indent}}}"]
 
@@ -336,6 +383,8 @@ class _Builder:
         self.lists = 0
         self.locals: list[str] = []
         self.booleans: list[int] = []       # offsets of BOOLEAN contents octets
+        self.minimal_ints: dict[int, int] = {}  # INTEGERs' first octets: the body's line
+                                            # that tests their shortest form
         self.depth = 0                      # nesting levels (a slot tree's leaves)
         self.zeroed = 0                     # inside zeroed memory: list items (the
                                             # arena's), a CHOICE's cleared union
@@ -414,15 +463,16 @@ class _Builder:
     def clear(self, lv: str) -> None:
         self.zero(f"memset(&{lv}, 0, sizeof {lv});")
 
-    def stores(self) -> list[str]:
-        """The body, clearing the value as it goes; or, where it clears a CHOICE's union
-        (which covers most of a value), one memset of the whole value first and no other
-        zeros: measured cheaper on the SNMP and LDAP traces, where the per-field stores
-        win on Blackwell's message."""
+    def stores(self, checked: set[int] = frozenset()) -> list[str]:
+        """The body (but its lines `checked` elsewhere), clearing the value as it goes; or,
+        where it clears a CHOICE's union (which covers most of a value), one clearing of
+        the whole value first (asn1h_fp_clear) and no other zeros: measured cheaper on the
+        SNMP and LDAP traces, where the per-field stores win on Blackwell's message."""
+        dropped = set(checked) | (self.zero_lines if self.clears_union else set())
+        body = [line for k, line in enumerate(self.body) if k not in dropped]
         if not self.clears_union:
-            return self.body
-        return ["asn1h_fp_memset(v, 0, sizeof *v);"] + [
-            line for k, line in enumerate(self.body) if k not in self.zero_lines]
+            return body
+        return ["asn1h_fp_clear(v, sizeof *v);"] + body
 
     def owner_members(self, t: TypeLayout) -> list[MemberLayout]:
         owner = self.type_of(self.graph.target(t.node.id).id)
@@ -696,10 +746,12 @@ class _Builder:
             else:
                 self.body.append(f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
                                  f"INT64_C(0x{sign:x});")
-        if n > 1:                           # not in its shortest form: the general path
+        if n > 1:            # not in its shortest form: BER's same value, DER's general path
             half = 1 << (8 * (n - 1) - 1)
             self.body.append(f"if ((uint64_t)(x + INT64_C({half})) < UINT64_C({2 * half})) "
-                             f"goto miss;")
+                             "goto miss;")
+            if placed.ptr == "p" and self.total is not None:
+                self.minimal_ints[placed.contents] = len(self.body) - 1
 
     # ---- the whole path -----------------------------------------------------------------
 
@@ -727,23 +779,58 @@ class _Builder:
             flags[at] = 0xFE
         n = top.size
         windows = list(range(0, n - 15, 16)) + ([n - 16] if n >= 16 and n % 16 else [])
-        blocks, boolean_blocks, covered = [], [], set()
+        blocks, covered = [], set()
         for off in windows:
             if len(_runs(mask, off, off + 16, covered)) >= BLOCK_RUNS:
                 blocks.append(Block(off, bytes(mask[off:off + 16]), bytes(want[off:off + 16])))
                 covered.update(range(off, off + 16))
-            if any(flags[off:off + 16]):
-                boolean_blocks.append(Block(off, bytes(flags[off:off + 16]), bytes(16)))
         runs = [Run(k, bytes(want[k:k + size])) for k, size in _runs(mask, 0, n, covered)]
+        der_blocks, in_blocks = _der_blocks(n, flags, set(self.minimal_ints))
+        if der_blocks:
+            # the path tests `der` anyway: BER takes the other INTEGERs' longer forms too
+            for at, k in self.minimal_ints.items():
+                self.body[k] = "if (der && " + self.body[k][len("if ("):]
         body = []
         if n < 16 and self.booleans:
             body.append("if (der) {")
             body += [f"    if (p[{at}] != 0x00 && p[{at}] != 0xFF) return 0;"
                      for at in self.booleans]
             body.append("}")
-        return FastPath(chosen, function, n, blocks, runs, boolean_blocks, body, self.stores(),
+        return FastPath(chosen, function, n, blocks, runs, der_blocks, body,
+                        self.stores({self.minimal_ints[at] for at in in_blocks}),
                         depth, self.der_miss, self.allocates, self.locals, bytes(want),
                         bytes(mask))
+
+
+def _der_blocks(n: int, booleans: bytes, ints: set[int]) -> tuple[list[DerBlock], set[int]]:
+    """The 16-octet windows of a PDU's n contents octets that hold DER's checks, and the
+    INTEGERs they check:
+    - every BOOLEAN octet (`booleans`: their masks);
+    - INTEGERs' first octets (`ints`: their offsets) two or more to a window, or any
+      where there are BOOLEANs to check; the others keep their own test, which costs less
+      code.  Their second load reads one octet on, so their last window ends earlier."""
+    by_offset: dict[int, DerBlock] = {}
+    taken: set[int] = set()
+    firsts = bytearray(n)
+    for at in ints:
+        firsts[at] = 0xFF
+    for field, flags, last in (("booleans", booleans, n - 16), ("ints", firsts, n - 17)):
+        covered = bytearray(n)
+        for off in (list(range(0, last, 16)) + [last] if last >= 0 else []):
+            window = bytes(f if not c else 0 for f, c in zip(flags[off:off + 16],
+                                                              covered[off:off + 16]))
+            lanes = sum(1 for f in window if f)
+            if lanes and (field == "booleans" or lanes >= 2 or any(booleans)):
+                setattr(by_offset.setdefault(off, DerBlock(off)), field, window)
+                covered[off:off + 16] = b"\x01" * 16
+                if field == "ints":
+                    taken |= {off + k for k, f in enumerate(window) if f}
+    out = [by_offset[off] for off in sorted(by_offset)]
+    for field in ("boolean", "int"):
+        rows = [b for b in out if getattr(b, field + "s")]
+        for row, block in enumerate(rows):
+            setattr(block, field + "_row", row)
+    return out, taken
 
 
 def _runs(mask: bytes, start: int, stop: int, covered: set) -> list[tuple[int, int]]:
@@ -802,10 +889,10 @@ class _Encoder(_Builder):
 
     def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
         # the decoding path's refusals first; its statements are not the encoder's
-        body, booleans = len(self.body), list(self.booleans)
+        body, booleans, ints = len(self.body), list(self.booleans), dict(self.minimal_ints)
         super().primitive(t, target, placed, lv)
         del self.body[body:]
-        self.booleans = booleans
+        self.booleans, self.minimal_ints = booleans, ints
         n, at, kind = placed.size, placed.contents, target.kind
         if kind in (Kind.INTEGER, Kind.ENUMERATED):
             self.encode_integer(t, target, n, at, lv)
@@ -995,6 +1082,7 @@ class _SlotTree:
             chosen = [l for l in chosen if l not in [r[0] for r in refused]]
         self.chosen = chosen
         self.saves = 0
+        self.loads: set[int] = set()        # sizes of the header loads (asn1h_fp_u16...)
         self.lines: list[str] = []
         self._emit(self.start, "end", [], self.lines, "")
         self.lines.append("return 0;")
@@ -1089,14 +1177,21 @@ class _SlotTree:
                 t = later.tlv
                 octets = t.identifier + t.length
                 need = len(octets) if t.length else len(t.identifier) + 1
-                test = [f"(size_t)({end} - q) < {need}"] + \
-                    [f"q[{j}] != 0x{b:02x}" for j, b in enumerate(octets)]
+                size = length_of(t.length) if t.length else 0
+                if t.length and len(octets) in (2, 4):
+                    # a fixed header: one bound for it and its contents, one load for it
+                    self.loads.add(len(octets))
+                    run = Run(0, octets)
+                    test = [f"(size_t)({end} - q) < {need + size}",
+                            f"asn1h_fp_u{8 * len(octets)}(q) != {run.constant}"]
+                else:
+                    test = [f"(size_t)({end} - q) < {need}"] + \
+                        [f"q[{j}] != 0x{b:02x}" for j, b in enumerate(octets)]
                 lines.append(f"{inner}if ({' || '.join(test)}) break;")
                 k = later.number
                 if t.length:
-                    size = length_of(t.length)
                     lines.append(f"{inner}c{k} = q + {need};")
-                    if size:
+                    if size and len(octets) not in (2, 4):
                         lines.append(f"{inner}if ((size_t)({end} - c{k}) < {size}) break;")
                     n = str(size)
                 else:
@@ -1134,7 +1229,8 @@ class _SlotTree:
         if self.allocates:                  # the miss label rolls back to it
             lines.append(f"{indent}asn1h_arena_save(arena, &mark);")
         lines += [indent + line for line in builder.stores()]
-        lines.append(f"{indent}return 1;")
+        lines += [f"{indent}ASN1H_FAST_PATH_HIT();",
+                  f"{indent}return (size_t)(end - buf);     /* the PDU's octets */"]
 
     @property
     def allocates(self) -> bool:
