@@ -62,7 +62,7 @@ class DerBlock:
     - `ints` is FF at the first octet of an INTEGER of two octets or more: that octet
       equal to the sign of the next (00 or FF) makes the first nine bits equal, a form not
       the shortest, which BER takes for the same value.
-    `row` numbers its masks in the path's constant arrays."""
+    `boolean_row` and `int_row` number its masks in the path's constant arrays."""
     offset: int
     booleans: Optional[bytes] = None
     ints: Optional[bytes] = None
@@ -213,6 +213,7 @@ class FastPaths:
 
     @property
     def checks_der_ints(self) -> bool:
+        """Whether a path checks INTEGERs' shortest form in DER blocks (by sign)."""
         return any(block.ints for path in self.paths for block in path.der_blocks)
 
     @property
@@ -814,22 +815,21 @@ def _der_blocks(n: int, booleans: bytes, ints: set[int]) -> tuple[list[DerBlock]
     firsts = bytearray(n)
     for at in ints:
         firsts[at] = 0xFF
-    for field, flags, last in (("booleans", booleans, n - 16), ("ints", firsts, n - 17)):
+    for kind, flags, last in (("booleans", booleans, n - 16), ("ints", firsts, n - 17)):
         covered = bytearray(n)
         for off in (list(range(0, last, 16)) + [last] if last >= 0 else []):
             window = bytes(f if not c else 0 for f, c in zip(flags[off:off + 16],
                                                               covered[off:off + 16]))
             lanes = sum(1 for f in window if f)
-            if lanes and (field == "booleans" or lanes >= 2 or any(booleans)):
-                setattr(by_offset.setdefault(off, DerBlock(off)), field, window)
+            if lanes and (kind == "booleans" or lanes >= 2 or any(booleans)):
+                setattr(by_offset.setdefault(off, DerBlock(off)), kind, window)
                 covered[off:off + 16] = b"\x01" * 16
-                if field == "ints":
+                if kind == "ints":
                     taken |= {off + k for k, f in enumerate(window) if f}
     out = [by_offset[off] for off in sorted(by_offset)]
-    for field in ("boolean", "int"):
-        rows = [b for b in out if getattr(b, field + "s")]
-        for row, block in enumerate(rows):
-            setattr(block, field + "_row", row)
+    for kind in ("boolean", "int"):
+        for row, block in enumerate(b for b in out if getattr(b, kind + "s")):
+            setattr(block, kind + "_row", row)
     return out, taken
 
 
