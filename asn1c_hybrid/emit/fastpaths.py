@@ -212,6 +212,11 @@ class FastPaths:
         return any(path.blocks or path.der_blocks for path in self.paths)
 
     @property
+    def uses_vectors(self) -> bool:
+        """Whether the generated code has 16-octet vectors: blocks, or asn1h_fp_oid's."""
+        return self.uses_blocks or self.uses("asn1h_fp_oid")
+
+    @property
     def checks_der_ints(self) -> bool:
         """Whether a path checks INTEGERs' shortest form in DER blocks (by sign)."""
         return any(block.ints for path in self.paths for block in path.der_blocks)
@@ -384,8 +389,9 @@ class _Builder:
         self.lists = 0
         self.locals: list[str] = []
         self.booleans: list[int] = []       # offsets of BOOLEAN contents octets
-        self.minimal_ints: dict[int, int] = {}  # INTEGERs' first octets: the body's line
-                                            # that tests their shortest form
+        self.minimal_ints: dict[int, tuple[int, int]] = {}  # INTEGERs' first octets: the
+                                            # body's line testing their shortest form, and
+                                            # their octets
         self.depth = 0                      # nesting levels (a slot tree's leaves)
         self.zeroed = 0                     # inside zeroed memory: list items (the
                                             # arena's), a CHOICE's cleared union
@@ -748,11 +754,9 @@ class _Builder:
                 self.body.append(f"x = (int64_t)(({load}) ^ UINT64_C(0x{sign:x})) - "
                                  f"INT64_C(0x{sign:x});")
         if n > 1:            # not in its shortest form: BER's same value, DER's general path
-            half = 1 << (8 * (n - 1) - 1)
-            self.body.append(f"if ((uint64_t)(x + INT64_C({half})) < UINT64_C({2 * half})) "
-                             "goto miss;")
+            self.body.append(_longer_form(n, der=False))
             if placed.ptr == "p" and self.total is not None:
-                self.minimal_ints[placed.contents] = len(self.body) - 1
+                self.minimal_ints[placed.contents] = (len(self.body) - 1, n)
 
     # ---- the whole path -----------------------------------------------------------------
 
@@ -789,8 +793,8 @@ class _Builder:
         der_blocks, in_blocks = _der_blocks(n, flags, set(self.minimal_ints))
         if der_blocks:
             # the path tests `der` anyway: BER takes the other INTEGERs' longer forms too
-            for at, k in self.minimal_ints.items():
-                self.body[k] = "if (der && " + self.body[k][len("if ("):]
+            for k, size in self.minimal_ints.values():
+                self.body[k] = _longer_form(size, der=True)
         body = []
         if n < 16 and self.booleans:
             body.append("if (der) {")
@@ -798,9 +802,17 @@ class _Builder:
                      for at in self.booleans]
             body.append("}")
         return FastPath(chosen, function, n, blocks, runs, der_blocks, body,
-                        self.stores({self.minimal_ints[at] for at in in_blocks}),
+                        self.stores({self.minimal_ints[at][0] for at in in_blocks}),
                         depth, self.der_miss, self.allocates, self.locals, bytes(want),
                         bytes(mask))
+
+
+def _longer_form(n: int, der: bool) -> str:
+    """The test that gives up an INTEGER x of n octets not in its shortest form (the
+    first nine bits equal): in every mode, or (`der`) in strict DER alone."""
+    half = 1 << (8 * (n - 1) - 1)
+    return (f"if ({'der && ' if der else ''}(uint64_t)(x + INT64_C({half})) < "
+            f"UINT64_C({2 * half})) goto miss;")
 
 
 def _der_blocks(n: int, booleans: bytes, ints: set[int]) -> tuple[list[DerBlock], set[int]]:
@@ -1178,7 +1190,8 @@ class _SlotTree:
                 octets = t.identifier + t.length
                 need = len(octets) if t.length else len(t.identifier) + 1
                 size = length_of(t.length) if t.length else 0
-                if t.length and len(octets) in (2, 4):
+                one_load = bool(t.length) and len(octets) in (2, 4)
+                if one_load:
                     # a fixed header: one bound for it and its contents, one load for it
                     self.loads.add(len(octets))
                     run = Run(0, octets)
@@ -1191,7 +1204,7 @@ class _SlotTree:
                 k = later.number
                 if t.length:
                     lines.append(f"{inner}c{k} = q + {need};")
-                    if size and len(octets) not in (2, 4):
+                    if size and not one_load:
                         lines.append(f"{inner}if ((size_t)({end} - c{k}) < {size}) break;")
                     n = str(size)
                 else:
