@@ -40,7 +40,7 @@ from .resources import compiler_files, runtime_sources
 from .select.budget import parse_budget
 from .select.calibration import default_path
 from .select.costs import UNIT, Cost, knapsack_items, unit_costs
-from .select.layout_costs import measure_layouts
+from .select.layout_costs import LayoutCosts, measure_layouts
 from .select.measured import (BYTES, FixedCost, calibrated_costs, calibration_for_use,
                               fixed_cost)
 from .select.selection import Selection
@@ -76,9 +76,10 @@ class SelectOptions:
                 emits, to the types they can hold.  Default: the types nothing else
                 refers to (and every type is emitted).
     profiles    profile files to merge as the frequencies (else the static estimate).
-    layouts     the exact layouts of the PDU's messages in the profiles are knapsack
-                items beside the types, measured (docs/layouts.md, "Chosen by the
-                knapsack"); one PDU, profiles, and the measured cost model.
+    layouts     the layouts of the PDU's messages in the profiles are knapsack items
+                beside the types, measured (docs/layouts.md, "Chosen by the knapsack"):
+                exact ones and slot ones, each form a knapsack, the better kept; one
+                PDU, profiles, and the measured cost model.
     """
     pdus: tuple[str, ...] = ()
     profiles: tuple[str, ...] = ()
@@ -242,18 +243,27 @@ def select(graph: TypeGraph, options: SelectOptions, est: Optional[Estimate] = N
     reachable = reachable_items(graph, pdus(graph, options)) if options.pdus else None
     forced = [[resolve_type(graph, name).id for name in names]
               for names in (options.force_compiled, options.force_interpreted)]
-    layouts = None
-    if options.layouts:
+    def knapsack(layouts: Optional[LayoutCosts]) -> Selection:
+        return knapsack_select(graph, est.frequencies, model.costs, options.budget,
+                               force_compiled=forced[0], force_interpreted=forced[1],
+                               unit=model.unit, source=est.source, reachable=reachable,
+                               layouts=layouts)
+    if not options.layouts:
+        selection = knapsack(None)
+    else:
+        # each form is a knapsack of its own (a message matches one layout of each): the
+        # one that saves more is kept, exact at equal saving (it encodes too)
         pdu, learnt = _profile_layouts(graph, options)
-        if progress:
-            progress(f"measuring the fast paths of {len(learnt.forms['exact'])} layouts of "
-                     f"{pdu} ...")
-        layouts = measure_layouts(emitted(graph, options), pdu, learnt.forms["exact"],
-                                  learnt.messages)
-    selection = knapsack_select(graph, est.frequencies, model.costs, options.budget,
-                                force_compiled=forced[0], force_interpreted=forced[1],
-                                unit=model.unit, source=est.source, reachable=reachable,
-                                layouts=layouts)
+        candidates = [*learnt.forms["exact"], *learnt.forms["slot"]]
+        solved = []
+        for form in LAYOUT_FORMS:
+            if progress:
+                progress(f"measuring the fast paths of {len(learnt.forms[form])} {form} "
+                         f"layouts of {pdu} ...")
+            solved.append(knapsack(measure_layouts(emitted(graph, options), pdu, candidates,
+                                                   learnt.messages, form)))
+        selection = max(solved, key=lambda s: s.saving)
+        selection.layout_forms = {s.layout_form: s.saving for s in solved}
     selection.cost_model = model.name
     selection.fixed_cost = model.fixed
     selection.notes = list(model.notes)

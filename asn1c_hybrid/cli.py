@@ -290,8 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
                    dest="force_interpreted", help="always interpret this type")
     p.add_argument("--layouts", choices=["auto"],
-                   help="auto: the exact layouts of the PDU's messages in the --profile are "
-                        "knapsack items beside the types (one --pdu; docs/layouts.md)")
+                   help="auto: the layouts of the PDU's messages in the --profile are "
+                        "knapsack items beside the types, exact and slot ones each in a "
+                        "knapsack, the better kept (one --pdu; docs/layouts.md)")
     _add_encoding_arg(p)
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(handler=cmd_explain)
@@ -339,8 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "messages in the --profile, or auto: those the knapsack chooses "
                         "beside the types (one --pdu; docs/layouts.md)")
     p.add_argument("--layout-form", choices=api.LAYOUT_FORMS, default="exact",
-                   help="exact layouts, or slot layouts whose varying lengths are read "
-                        "(default exact)")
+                   help="with --layouts N: exact layouts, or slot layouts whose varying "
+                        "lengths are read (default exact); --layouts auto weighs both")
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import shutil
 import sys
 from fractions import Fraction
@@ -21,11 +22,13 @@ from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
 from asn1c_hybrid.cli import main as cli_main
+from asn1c_hybrid.emit import EmitOptions, generate
 from asn1c_hybrid.emit.fastpaths import Refused, example
 from asn1c_hybrid.emit.layout import build_layout
-from asn1c_hybrid.layouts import parse, render
+from asn1c_hybrid.layouts import from_text as parse_text, parse, render
 from asn1c_hybrid.select.joint import solve_joint
 from asn1c_hybrid.select import layout_costs
+from asn1c_hybrid.select.costs import knapsack_items
 from asn1c_hybrid.select.layout_costs import measure_layouts
 from asn1c_hybrid.select.selection import BUDGET_EXHAUSTED, NO_SAVING, TOO_COSTLY
 
@@ -186,6 +189,39 @@ def test_measured_layouts_are_faster_by_their_fast_paths(profiles):
 
 
 @measuring
+def test_measured_slot_layouts_are_faster_by_the_slot_tree(profiles, tmp_path):
+    """Slot layouts are measured on a message of their most frequent exact layout, in one
+    tree: a layout costs what the tree grows by beside the more frequent ones, so the
+    door and the layouts' bytes add up to the tree of them all, compiled apart."""
+    _, pdu, graph, profile, _, _ = profiles["snmp"]
+    learnt = profile.layouts[pdu]
+    emitted = api.emitted(graph, api.SelectOptions(pdus=(pdu,)))
+    slots = learnt.forms["slot"][:6]
+    measured = measure_layouts(emitted, pdu, [*learnt.forms["exact"], *slots],
+                               learnt.messages, form="slot")
+    assert measured.form == "slot"
+    assert [i.id for i in measured.items] == [l.id for l in slots]
+    layout = build_layout(graph, set(), "", False)
+    for item in measured.items:
+        assert not item.unusable, item.unusable
+        assert 0 < item.fast < item.compiled < item.interpreted
+        assert item.bytes > 100
+        # the message it was measured on has one of its exact layouts
+        model = next(e for e in learnt.forms["exact"] if item.layout.matches(parse_text(e.text)))
+        assert item.layout.matches(parse(example(layout, pdu, model)))
+    missed = [i for i in measured.items if i.miss is not None]
+    assert [i.id for i in missed] == [i.id for i in measured.items[3:]]
+    assert all(i.miss > 0 for i in missed)
+    # the door and the tree of all six, compiled as the measured model compiles routines
+    files = generate(emitted, {n.id for n in knapsack_items(emitted)}, EmitOptions(
+        "f", "f_", encodings=("ber",), fast_layouts=(pdu, tuple(slots))))
+    sizes = layout_costs._sizes(tmp_path / "sized", files)
+    door = next(n for n in sizes if n.endswith("_layouts"))
+    assert sizes[door] == measured.entry
+    assert sizes[door + "_slots"] == sum(i.bytes for i in measured.items)
+
+
+@measuring
 def test_the_counts_of_the_layouts_messages_are_kept(profiles, monkeypatch):
     """The replay that counts each layout's values builds and runs a program: a second
     measurement of the same layouts takes its counts from the cache."""
@@ -248,9 +284,38 @@ def test_the_generated_fast_paths_are_the_chosen_layouts(profiles, tmp_path):
         layouts=True))
     selection = api.select(graph, options.select)
     source = api.generate(graph, options, selection=selection)["SNMP_Traffic.c"]
-    generated = {line.split("_layouts_")[1][:12] for line in source.splitlines()
-                 if line.startswith("static size_t ") and "_layouts_" in line}
+    # every path and every leaf of the slot tree names its layout
+    generated = set(re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source))
     assert generated == {l.id for l in selection.chosen_layouts} != set()
+    assert ("_layouts_slots(" in source) == (selection.layout_form == "slot")
+
+
+@measuring
+def test_the_form_whose_knapsack_saves_more_is_kept(profiles, tmp_path):
+    """Exact and slot layouts are each a knapsack: on SNMP's traffic, whose integers and
+    identifiers vary in length, the slot layouts save more; on a trace of one message
+    repeated, both forms have the same one layout, and the exact one, which encodes too,
+    saves more."""
+    specs, pdu, graph, profile, path, _ = profiles["snmp"]
+    selection = _select(profiles, "12000")
+    assert set(selection.layout_forms) == {"exact", "slot"}
+    assert selection.layout_form == "slot"
+    assert selection.layout_forms["slot"] > selection.layout_forms["exact"]
+    assert selection.saving == selection.layout_forms["slot"]
+    assert {r.layout.form for r in selection.layouts} == {"slot"}
+    assert len(selection.layouts) == len(profile.layouts[pdu].forms["slot"])
+
+    one = corpora.split_pdus((cbuild.REPO / "examples" / "snmp" / "trace.ber").read_bytes())[0]
+    trace = tmp_path / "one.ber"
+    trace.write_bytes(one * 4)
+    repeated = tmp_path / "one.json"
+    api.profile(graph, pdu, [str(trace)]).save(repeated)
+    selection = api.select(graph, api.SelectOptions(
+        pdus=(pdu,), profiles=(str(repeated),), budget="12000", cost_model="measured",
+        layouts=True))
+    assert selection.layout_form == "exact"
+    assert selection.layout_forms["exact"] > selection.layout_forms["slot"]
+    assert [l.text for l in selection.chosen_layouts] == [render(parse(one))]
 
 
 @measuring

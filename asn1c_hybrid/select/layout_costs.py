@@ -1,8 +1,10 @@
-"""Layouts as knapsack items: what each exact layout's fast path costs and saves, measured
-(docs/layouts.md, "Chosen by the knapsack").
+"""Layouts as knapsack items: what each layout's fast path costs and saves, measured
+(docs/layouts.md, "Chosen by the knapsack").  The layouts of one form are measured at a
+time: exact ones (decoding and encoding paths), or slot ones (the slot tree, decoding).
 
-For every exact layout of the PDU in the profile, a message of that layout is made
-(`emit.fastpaths.example`), decoded and DER-encoded (the calibrated savings count both) by
+For every layout of the PDU in the profile, a message of that layout is made
+(`emit.fastpaths.example`; for a slot layout, a message of the most frequent exact layout
+it takes), decoded and DER-encoded (the calibrated savings count both) by
 four builds of the spec linked into one program, each under its own prefix:
 
   i_  all interpreted, no fast path;
@@ -19,11 +21,13 @@ whose value has no encoding path (docs/layouts.md) is encoded by the compiled en
 and measured so.  The instructions of a fast path are measured with every candidate
 compiled in: a selection's dispatch is no longer.
 
-Bytes are counted as the measured model counts routines (`SIZE_FLAGS`, `nm -S`).  A
-layout costs its decoding and encoding paths (functions and template) plus an equal share
-of the dispatch that the entries (the decoder and the encoder that try the paths) grow by
-with each layout.  The entries themselves, as they are with one layout, are paid once when
-any layout is chosen.
+Bytes are counted as the measured model counts routines (`SIZE_FLAGS`, `nm -S`).  An
+exact layout costs its decoding and encoding paths (functions and template) plus an equal
+share of the dispatch that the entries (the decoder and the encoder that try the paths)
+grow by with each layout.  The entries themselves, as they are with one layout, are paid
+once when any layout is chosen.  The slot layouts share one function, the slot tree: a
+slot layout costs what the tree grows by when it is added to the more frequent ones (the
+tree is compiled with the first 1, 2, ... of them), and the entry is the door alone.
 
 The values of each type in the message come from a replay of it (estimate/replay.py), for
 the part of the types' savings that a fast path makes moot (select/selection.py).  Both
@@ -44,7 +48,7 @@ from ..emit.layout import build_layout
 from ..emit.naming import CNames
 from ..errors import MeasurementError, ReplayError
 from ..estimate.replay import replay_each
-from ..layouts import Layout as MessageLayout
+from ..layouts import Layout as MessageLayout, from_text
 from ..measure import c_compiler
 from ..measure.counts import VALGRIND, parse_callgrind_total
 from ..measure.sizes import symbol_sizes
@@ -81,6 +85,7 @@ class LayoutCosts:
     pdu: str
     entry: int                           # bytes of the entries that try the paths
     items: list[LayoutItem]
+    form: str = "exact"                  # of the layouts
 
     @property
     def miss(self) -> float:
@@ -152,41 +157,61 @@ int main(int argc, char **argv)
 
 
 def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayout],
-                    messages: int) -> LayoutCosts:
-    """Measures every exact layout of `candidates` (the profile's, with their counts over
-    `messages` messages) as a knapsack item."""
+                    messages: int, form: str = "exact") -> LayoutCosts:
+    """Measures every layout of `form` in `candidates` (the profile's, with their counts
+    over `messages` messages) as a knapsack item."""
+    measured_form = [c for c in candidates if c.form == form]
     exact = [c for c in candidates if c.form == "exact"]
     layout = build_layout(graph, set(), "", False, frozenset())
     made: dict[str, bytes] = {}
     unusable: dict[str, str] = {}
-    for c in exact:
+    for c in measured_form:
+        # a slot layout's lengths are the ones of its most frequent exact layout
+        model = c if form == "exact" else \
+            next((e for e in exact if c.matches(from_text(e.text))), None)
+        if model is None:
+            unusable[c.id] = "no exact layout of it in the profile to make a message of"
+            continue
         try:
-            made[c.id] = example(layout, pdu, c)
+            made[c.id] = example(layout, pdu, model)
         except Refused as exc:
             unusable[c.id] = f"no fast path: {exc}"
-    chosen = tuple(c for c in exact if c.id in made)
+    chosen = tuple(c for c in measured_form if c.id in made)
     half = chosen[:(len(chosen) + 1) // 2]
     everything = {n.id for n in knapsack_items(graph)}
+
+    def with_paths(name: str, paths: Sequence[MessageLayout]) -> dict[str, str]:
+        return generate(graph, everything, EmitOptions(name, f"{name}_", encodings=("ber",),
+                                                       fast_layouts=(pdu, tuple(paths))))
     files = {
         "i": generate(graph, set(), EmitOptions("i", "i_", encodings=("ber",))),
         "g": generate(graph, everything, EmitOptions("g", "g_", encodings=("ber",))),
-        "f": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
-                                                     fast_layouts=(pdu, chosen))),
-        "o": generate(graph, everything, EmitOptions("o", "o_", encodings=("ber",),
-                                                     fast_layouts=(pdu, half))),
-        "one": generate(graph, everything, EmitOptions("f", "f_", encodings=("ber",),
-                                                       fast_layouts=(pdu, chosen[:1]))),
+        "f": with_paths("f", chosen),
+        "o": with_paths("o", half),
     }
     descriptors = {b: CNames(graph, f"{b}_").descriptor(pdu) for b in BUILDS}
     decoder = CNames(graph, "f_").decoder(pdu) + "_layouts"
-    encoder = decoder + "_encode"
     runtime = [(p.name, p.read_bytes()) for p in runtime_sources()]
     ordered = [made[c.id] for c in chosen]
 
     def compute() -> dict:
         with tempfile.TemporaryDirectory(prefix="asn1h-layouts-") as tmp:
-            return _measure(Path(tmp), files, descriptors, decoder, encoder,
-                            [c.id for c in chosen], ordered, len(half))
+            directory = Path(tmp)
+            # the bytes are read from the build with one layout (the entries), and for
+            # slot layouts from the builds with the first 1, 2, ... (the tree as it grows)
+            sizes = [_sizes(directory / f"sized{k}", with_paths("f", chosen[:k]))
+                     for k in (range(1, len(chosen) + 1) if form == "slot" else (1,))]
+            if form == "slot":
+                grown = [s.get(decoder + "_slots", 0) for s in sizes]
+                costs = {c.id: max(0, now - before) for c, now, before
+                         in zip(chosen, grown, [0, *grown])}
+                entry = sizes[0].get(decoder, 0) if sizes else 0
+            else:
+                every = _sizes(directory / "sizedf", files["f"])
+                costs, entry = _exact_costs(every, sizes[0], decoder,
+                                            [c.id for c in chosen])
+            return _measure(directory, files, descriptors, [c.id for c in chosen], ordered,
+                            len(half), costs, entry)
     key = [sorted((b, sorted(f.items())) for b, f in files.items()), runtime, c_compiler(),
            SIZE_FLAGS, [m.hex() for m in ordered]]
     measured = cached("layout-costs", key, compute)
@@ -211,7 +236,7 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
     # interpreted build's source stands for the type graph)
     values = cached("layout-values", [key[0], key[1], pdu, key[-1]], count_values)
     items = []
-    for c in exact:
+    for c in measured_form:
         frequency = c.count / messages if messages else 0.0
         m = measured["layouts"].get(c.id)
         why = unusable.get(c.id) or (m or {}).get("unusable", "")
@@ -220,13 +245,31 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
             continue
         items.append(LayoutItem(c, frequency, m["bytes"], m["i"], m["g"], m["f"],
                                 measured["misses"].get(c.id), values[c.id]))
-    return LayoutCosts(pdu, measured["entry"], items)
+    return LayoutCosts(pdu, measured["entry"], items, form)
 
 
-def _sizes(directory: Path, source: Path) -> dict[str, int]:
-    """The bytes of the functions and constant data of one generated file, compiled as
-    the measured model compiles routines (`SIZE_FLAGS`), gcc's clones (.constprop.0,
-    .part.0) counted with their function."""
+def _exact_costs(every: dict[str, int], one: dict[str, int], decoder: str,
+                 ids: list[str]) -> tuple[dict[str, int], int]:
+    """The bytes of each exact layout's paths and its share of the dispatch, and of the
+    entries with one layout, from the sizes of the build with every candidate and of the
+    one with the first."""
+    encoder = decoder + "_encode"
+    entry = one.get(decoder, 0) + one.get(encoder, 0)
+    dispatch = (every.get(decoder, 0) + every.get(encoder, 0) - entry) / \
+        max(1, len(ids) - 1)
+    return {i: sum(every.get(f, 0) for f in (f"{decoder}_{i}", f"{encoder}_{i}",
+                                                  f"{encoder}_{i}_template")) +
+            round(dispatch) for i in ids}, entry
+
+
+def _sizes(directory: Path, files: dict[str, str]) -> dict[str, int]:
+    """The bytes of the functions and constant data of one generated build (its f.c),
+    compiled as the measured model compiles routines (`SIZE_FLAGS`), gcc's clones
+    (.constprop.0, .part.0) counted with their function."""
+    directory.mkdir()
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    source = directory / "f.c"
     obj = source.with_suffix(".o")
     run_tool([*c_compiler(), *SIZE_FLAGS, "-I", str(source.parent), "-I",
               str(data_dir("runtime_c")), "-c", str(source), "-o", str(obj)],
@@ -237,23 +280,15 @@ def _sizes(directory: Path, source: Path) -> dict[str, int]:
     return sizes
 
 
-def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, encoder: str,
-             ids: list[str], messages: list[bytes], in_o: int) -> dict:
-    """`in_o`: how many of `ids`, the first ones, have fast paths in the o_ build."""
+def _measure(directory: Path, files: dict, descriptors: dict, ids: list[str],
+             messages: list[bytes], in_o: int, costs: dict[str, int], entry: int) -> dict:
+    """`in_o`: how many of `ids`, the first ones, have fast paths in the o_ build;
+    `costs` the bytes of each and `entry` those of the entries."""
     runtime_dir = data_dir("runtime_c")
     for build in BUILDS:
         for name, text in files[build].items():
             (directory / name).write_text(text)
     (directory / "driver.c").write_text(_DRIVER)
-    sizes = _sizes(directory, directory / "f.c")
-    # the entries: as they are with one layout; their dispatch grows with each, which is
-    # shared out among them
-    (directory / "one").mkdir()
-    for name, text in files["one"].items():
-        (directory / "one" / name).write_text(text)
-    one = _sizes(directory / "one", directory / "one" / "f.c")
-    entry = one.get(decoder, 0) + one.get(encoder, 0)
-    dispatch = (sizes.get(decoder, 0) + sizes.get(encoder, 0) - entry) / max(1, len(ids) - 1)
     if not messages:
         return {"entry": entry, "layouts": {}, "misses": {}}
     # instructions: the four builds in one program, as the study builds them (-O2)
@@ -302,9 +337,6 @@ def _measure(directory: Path, files: dict, descriptors: dict, decoder: str, enco
                                               "encode by its fast path (a constraint on "
                                               "its contents)"}
             continue
-        functions = (f"{decoder}_{layout_id}", f"{encoder}_{layout_id}",
-                     f"{encoder}_{layout_id}_template")
-        layouts[layout_id] = {"bytes": sum(sizes.get(f, 0) for f in functions) +
-                              round(dispatch), "i": totals[0], "g": totals[1],
+        layouts[layout_id] = {"bytes": costs[layout_id], "i": totals[0], "g": totals[1],
                               "f": totals[2]}
     return {"entry": entry, "layouts": layouts, "misses": misses}

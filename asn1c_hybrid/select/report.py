@@ -81,11 +81,20 @@ def format_text(selection: Selection) -> str:
 
 def _layout_lines(selection: Selection) -> list[str]:
     """The candidate layouts: by saving, highest first (docs/layouts.md)."""
-    lines = [f"layouts of {selection.layout_pdu} (exact; the entries that try them cost "
-             f"{_amount(selection.layout_entry)} bytes once, when any is chosen, and a "
-             f"message of no chosen layout {selection.layout_miss:.4g} instructions more); "
-             "coverage: share of the profile's messages; saving: beside the types compiled",
-             f"{'layout':<12}  {'coverage':>8}  {'cost':>9}  {'saving':>10}  {'path':<11}  why"]
+    lines = []
+    if len(selection.layout_forms) > 1:
+        savings = ", ".join(f"{form} {saving:.6g}"
+                            for form, saving in selection.layout_forms.items())
+        lines.append(f"layout form: {selection.layout_form}, whose knapsack saves more "
+                     f"(instructions per message with the types: {savings})")
+    form = selection.layout_form or "exact"
+    entries = "the door that tries them costs" if form == "slot" else \
+        "the entries that try them cost"
+    lines += [f"layouts of {selection.layout_pdu} ({form}; {entries} "
+              f"{_amount(selection.layout_entry)} bytes once, when any is chosen, and a "
+              f"message of no chosen layout {selection.layout_miss:.4g} instructions more); "
+              "coverage: share of the profile's messages; saving: beside the types compiled",
+              f"{'layout':<12}  {'coverage':>8}  {'cost':>9}  {'saving':>10}  {'path':<11}  why"]
     for r in sorted(selection.layouts, key=lambda r: (-r.saving, -r.coverage)):
         lines.append(f"{r.id:<12}  {_share(r.coverage, 1):>8}  {_amount(r.cost):>9}  "
                      f"{r.saving:>10.4g}  {'fast path' if r.chosen else 'general':<11}  "

@@ -74,6 +74,8 @@ class Selection:
     layout_pdu: str = ""                  # the PDU type they are layouts of
     layout_entry: float = 0               # bytes of the entries that try the fast paths
     layout_miss: float = 0                # instructions a message of no chosen layout pays
+    layout_form: str = ""                 # of the candidate layouts: "exact" or "slot"
+    layout_forms: dict[str, float] = field(default_factory=dict)  # form -> its best saving
 
     @property
     def chosen_layouts(self) -> list[MessageLayout]:
@@ -100,7 +102,9 @@ class Selection:
         }
         if self.layout_pdu:
             out["layouts"] = {
-                "pdu": self.layout_pdu, "entry_cost": json_number(self.layout_entry),
+                "pdu": self.layout_pdu, "form": self.layout_form,
+                "saving_by_form": {f: json_number(v) for f, v in self.layout_forms.items()},
+                "entry_cost": json_number(self.layout_entry),
                 "miss_cost": json_number(self.layout_miss),
                 "candidates": [{"id": r.id, "layout": r.layout.text,
                                 "coverage": json_number(r.coverage),
@@ -213,7 +217,8 @@ def select(graph: TypeGraph, frequencies: Mapping[str, float], costs: Mapping[st
         saving_max=saving_max, unit=unit, budget_text=str(budget), source=source,
         forced=forced, layouts=layout_rows, layout_pdu="" if layouts is None else layouts.pdu,
         layout_entry=0 if model is None else model.entry,
-        layout_miss=0 if model is None else model.miss)
+        layout_miss=0 if model is None else model.miss,
+        layout_form="" if layouts is None else layouts.form)
 
 
 class _LayoutModel:
