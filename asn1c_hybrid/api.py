@@ -80,6 +80,8 @@ class SelectOptions:
                 beside the types, measured (docs/layouts.md, "Chosen by the knapsack"):
                 exact ones and slot ones, each form a knapsack, the better kept; one
                 PDU, profiles, and the measured cost model.
+    layout_forms  the forms `layouts` weighs: both, or one ("exact" alone keeps every
+                miss to the exact layouts' bounded dispatch).
     """
     pdus: tuple[str, ...] = ()
     profiles: tuple[str, ...] = ()
@@ -89,6 +91,7 @@ class SelectOptions:
     force_compiled: tuple[str, ...] = ()
     force_interpreted: tuple[str, ...] = ()
     layouts: bool = False
+    layout_forms: tuple[str, ...] = LAYOUT_FORMS
 
     def __post_init__(self) -> None:
         if self.layouts and (len(self.pdus) != 1 or not self.profiles):
@@ -97,13 +100,17 @@ class SelectOptions:
         if self.layouts and self.cost_model == "units":
             raise UsageError("--layouts auto needs the measured cost model: a fast path's "
                              "cost and saving are bytes and instructions")
-        for name in ("pdus", "profiles", "force_compiled", "force_interpreted"):
+        for name in ("pdus", "profiles", "force_compiled", "force_interpreted",
+                     "layout_forms"):
             object.__setattr__(self, name, _tuple(getattr(self, name)))
         object.__setattr__(self, "budget", str(self.budget))
         if self.cost_model not in COST_MODELS:
             raise UsageError(f"cost model {self.cost_model!r}: choose from "
                              + ", ".join(COST_MODELS))
         parse_budget(self.budget)         # BudgetError now rather than mid-pipeline
+        if not self.layout_forms or not set(self.layout_forms) <= set(LAYOUT_FORMS):
+            raise UsageError(f"layout forms {', '.join(self.layout_forms) or '(none)'}: "
+                             "choose from " + ", ".join(LAYOUT_FORMS))
 
 
 def encoding_rules(names: Sequence[str]) -> tuple[str, ...]:
@@ -256,7 +263,7 @@ def select(graph: TypeGraph, options: SelectOptions, est: Optional[Estimate] = N
         pdu, learnt = _profile_layouts(graph, options)
         candidates = [*learnt.forms["exact"], *learnt.forms["slot"]]
         solved = []
-        for form in LAYOUT_FORMS:
+        for form in (f for f in LAYOUT_FORMS if f in options.layout_forms):
             if progress:
                 progress(f"measuring the fast paths of {len(learnt.forms[form])} {form} "
                          f"layouts of {pdu} ...")

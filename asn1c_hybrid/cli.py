@@ -105,7 +105,8 @@ def _select_options(args: argparse.Namespace) -> api.SelectOptions:
         calibration=args.calibration,
         force_compiled=getattr(args, "force_compiled", ()),
         force_interpreted=getattr(args, "force_interpreted", ()),
-        layouts=getattr(args, "layouts", None) == "auto")
+        layouts=getattr(args, "layouts", None) == "auto",
+        layout_forms=(args.layout_form,) if args.layout_form else api.LAYOUT_FORMS)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -138,7 +139,7 @@ def _compile_options(args: argparse.Namespace) -> api.CompileOptions:
                               emit_runtime=args.emit_runtime, encodings=_encodings(args),
                               keep_encoding=tuple(args.keep_encoding),
                               layouts=0 if args.layouts == "auto" else args.layouts,
-                              layout_form=args.layout_form)
+                              layout_form=args.layout_form or "exact")
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -269,6 +270,13 @@ class _PrintCMakeDir(argparse.Action):
         parser.exit()
 
 
+def _add_layout_form_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--layout-form", choices=api.LAYOUT_FORMS,
+                   help="exact layouts, or slot layouts whose varying lengths are read: "
+                        "with --layouts N, which (default exact); with --layouts auto, "
+                        "the only form weighed (default both)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asn1c-hybrid", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -293,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto: the layouts of the PDU's messages in the --profile are "
                         "knapsack items beside the types, exact and slot ones each in a "
                         "knapsack, the better kept (one --pdu; docs/layouts.md)")
+    _add_layout_form_arg(p)
     _add_encoding_arg(p)
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(handler=cmd_explain)
@@ -339,9 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fast paths for the N most frequent layouts of the PDU's "
                         "messages in the --profile, or auto: those the knapsack chooses "
                         "beside the types (one --pdu; docs/layouts.md)")
-    p.add_argument("--layout-form", choices=api.LAYOUT_FORMS, default="exact",
-                   help="with --layouts N: exact layouts, or slot layouts whose varying "
-                        "lengths are read (default exact); --layouts auto weighs both")
+    _add_layout_form_arg(p)
     p.add_argument("--converter", action="store_true",
                    help="also write the source of a converter program")
     p.add_argument("--emit-runtime", action="store_true",

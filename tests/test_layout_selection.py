@@ -339,6 +339,26 @@ def test_explain_lists_the_layouts(profiles, tmp_path, capsys):
     assert all(f"{c['id']}  " in text for c in candidates)
 
 
+@measuring
+def test_a_layout_form_given_is_the_only_one_weighed(profiles, capsys):
+    """`--layout-form exact` with `--layouts auto`: the exact layouts alone, whose misses
+    cost the bounded dispatch, though the slot layouts would save more here."""
+    specs, pdu, _, _, path, _ = profiles["snmp"]
+    argv = ["explain", *map(str, specs), "--pdu", pdu, "--profile", str(path),
+            "--layouts", "auto", "--cost-model", "measured", "--budget", "12000",
+            "--format", "json"]
+    assert cli_main([*argv, "--layout-form", "exact"]) == 0
+    exact = json.loads(capsys.readouterr().out)["layouts"]
+    assert exact["form"] == "exact" and list(exact["saving_by_form"]) == ["exact"]
+    assert all(len(c["layout"].split("*")) == 1 for c in exact["candidates"])
+    assert cli_main(argv) == 0
+    both = json.loads(capsys.readouterr().out)["layouts"]
+    assert both["form"] == "slot"
+    assert both["saving_by_form"]["exact"] == exact["saving_by_form"]["exact"]
+    with pytest.raises(api.UsageError, match="layout forms"):
+        api.SelectOptions(layout_forms=("exact", "tree"))
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--cost-model", "units"], "needs the measured cost model"),
     (["--mode", "compiled"], "in the hybrid mode"),
