@@ -11,7 +11,8 @@ second half, which shares no message with it:
   - the same with fast paths for the 10 and the 50 most frequent exact layouts, and for
     the 10 most frequent slot layouts;
   - for SNMP, a hybrid at 75% whose layouts the knapsack chose (`--layouts auto`,
-    TARGETS), its miss cost against the same types compiled without layouts.
+    TARGETS), of either form and of exact ones only, each with its miss cost against the
+    same types compiled without layouts.
 Instructions per message inside the decode call and inside the DER encode call (callgrind,
 as bench/run.py counts them), and the linked code bytes (generated + runtime,
 --gc-sections).  Exact layouts have encoding paths too; slot layouts do not.  The miss cost is measured
@@ -49,9 +50,10 @@ VARIANTS = (("", 0), ("exact", 10), ("exact", 50), ("slot", 10))   # (form, how 
 BASES = ("compiled", "hybrid-20%")
 # and for SNMP, the build for the issue's target (a third of the compiled instructions,
 # in at most 20% more code than the hybrid at 20%: 46.5 KB): a hybrid at 75% whose
-# layouts the knapsack chooses beside the types (`--layouts auto`), and its twin without
-# layouts (the same types compiled) for the miss cost
-TARGETS = {"snmp": "hybrid-75%"}
+# layouts the knapsack chooses beside the types (`--layouts auto`), of either form and of
+# exact ones only, each with its twin without layouts (the same types compiled) for the
+# miss cost
+TARGETS = {"snmp": ("hybrid-75%", ("", "exact"))}
 
 
 def examples():
@@ -132,58 +134,60 @@ def measure() -> List[dict]:
                     plain = build
                 else:
                     missed = missed_by(learnt[form][:n], held_out)
-                    miss = encode_miss = 0.0
-                    if missed:
-                        miss = (decode_instructions(build, build_dir, "missed", missed) -
-                                decode_instructions(plain, build_dir, "missed-plain", missed))
-                        encode_miss = (
-                            decode_instructions(build, build_dir, "missed", missed, "encode") -
-                            decode_instructions(plain, build_dir, "missed-plain", missed,
-                                                "encode"))
+                    miss, encode_miss = miss_costs(build, plain, build_dir, missed)
                     row.update(miss_messages=len(missed), miss_per_message=f"{miss:.1f}",
                                encode_miss_per_message=f"{encode_miss:.1f}")
                 rows.append(row)
                 print(row, flush=True)
-        if name in TARGETS:
+        base, forms = TARGETS.get(name, ("", ()))
+        for form in forms:
             rows.append(knapsack_target(work, specs, module, pdu, profile_path, learnt,
-                                        TARGETS[name], held_out))
+                                        base, form, held_out))
             print(rows[-1], flush=True)
     return rows
 
 
 def knapsack_target(work: Path, specs, module: str, pdu: str, profile_path: Path, learnt,
-                    base: str, held_out: Sequence[bytes]) -> dict:
-    """The row of a hybrid build whose layouts the knapsack chose (`--layouts auto`); its
-    misses are measured against a build of the same compiled types without layouts."""
-    options = ["--profile", str(profile_path), "--cost-model", "measured"]
-    build_dir = work / f"{base.replace('%', 'pct')}-auto"
-    build = ours.build(base, specs, pdu, module, build_dir, options=[*options, "--layouts",
-                                                                     "auto"])
+                    base: str, only: str, held_out: Sequence[bytes]) -> dict:
+    """The row of a hybrid build whose layouts the knapsack chose (`--layouts auto`, of the
+    form `only` if given); its misses are measured against a build of the same compiled
+    types without layouts."""
+    auto = ["--profile", str(profile_path), "--cost-model", "measured", "--layouts", "auto",
+            *(["--layout-form", only] if only else [])]
+    name = f"{base.replace('%', 'pct')}-auto{only}"
+    build_dir = work / name
+    build = ours.build(base, specs, pdu, module, build_dir, options=auto)
     explained = subprocess.run(
         [sys.executable, "-m", "asn1c_hybrid", "explain", *map(str, specs), "--pdu",
-         f"{module}.{pdu}", "--budget", base.split("-")[1], *options, "--layouts", "auto",
-         "--format", "json"], cwd=REPO, capture_output=True, text=True, check=True)
+         f"{module}.{pdu}", "--budget", base.split("-")[1], *auto, "--format", "json"],
+        cwd=REPO, capture_output=True, text=True, check=True)
     selection = json.loads(explained.stdout)
     compiled = [t["id"] for t in selection["types"] if t["compiled"]]
     form = selection["layouts"]["form"]
     chosen = {c["id"] for c in selection["layouts"]["candidates"] if c["chosen"]}
-    plain = ours.build(base, specs, pdu, module, work / f"{base.replace('%', 'pct')}-auto-plain",
+    plain = ours.build(base, specs, pdu, module, work / f"{name}-plain",
                        options=["--profile", str(profile_path), "--budget", "0",
                                 *(f"--compile={t}" for t in compiled)])
     missed = missed_by([l for l in learnt[form] if l.id in chosen], held_out)
     decode = decode_instructions(build, build_dir, "held-out", held_out)
     encode = decode_instructions(build, build_dir, "held-out", held_out, "encode")
-    miss = encode_miss = 0.0
-    if missed:
-        miss = (decode_instructions(build, build_dir, "missed", missed) -
-                decode_instructions(plain, build_dir, "missed-plain", missed))
-        encode_miss = (decode_instructions(build, build_dir, "missed", missed, "encode") -
-                       decode_instructions(plain, build_dir, "missed-plain", missed, "encode"))
-    return {"corpus": work.name, "build": f"{base} auto", "form": form, "layouts": len(chosen),
+    miss, encode_miss = miss_costs(build, plain, build_dir, missed)
+    return {"corpus": work.name, "build": f"{base} auto" + (f", {only} only" if only else ""),
+            "form": form, "layouts": len(chosen),
             "messages": len(held_out), "decode_per_message": f"{decode:.1f}",
             "encode_per_message": f"{encode:.1f}", "miss_messages": len(missed),
             "miss_per_message": f"{miss:.1f}", "encode_miss_per_message": f"{encode_miss:.1f}",
             "code_bytes": callgrind.code_bytes(build.map_file, build.counts)}
+
+
+def miss_costs(build, plain, work: Path, missed: Sequence[bytes]) -> tuple[float, float]:
+    """What the messages `missed` take more, decoding and encoding, in the build with
+    fast paths than in the same build without (`plain`), per message."""
+    if not missed:
+        return 0.0, 0.0
+    return tuple(decode_instructions(build, work, "missed", missed, mode) -
+                 decode_instructions(plain, work, "missed-plain", missed, mode)
+                 for mode in ("decode", "encode"))
 
 
 def _misses(row: dict) -> str:
@@ -210,7 +214,8 @@ def fastpaths_table(path: Path = CSV) -> List[str]:
              "encoding, is measured on the held-out messages that no chosen layout matches, "
              "against the same build without fast paths.  Blackwell's message is measured with its "
              "own layout chosen.  For SNMP, a hybrid at 75% whose layouts the knapsack chose "
-             "(`--layouts auto`) is the build for the target of 534 instructions (a third of the compiled build's "
+             "(`--layouts auto`; and of exact ones only, `--layout-form exact`) is the "
+             "build for the target of 534 instructions (a third of the compiled build's "
              "when it was set) in at most 20% more code than the hybrid at 20% (46.5 KB).",
              "",
              "| corpus | build | layouts | decode instr/msg | encode instr/msg | messages "

@@ -336,6 +336,7 @@ def test_explain_lists_the_layouts(profiles, tmp_path, capsys):
     assert f"layouts:  {len(chosen)} of {len(candidates)} with fast paths" in text
     assert 0 < data["layouts"]["miss_cost"] < 200
     assert f"the others pay {data['layouts']['miss_cost']:.4g} instructions each" in text
+    assert f"layout form: {data['layouts']['form']}, whose knapsack saves more" in text
     assert all(f"{c['id']}  " in text for c in candidates)
 
 
