@@ -262,12 +262,13 @@ def select(graph: TypeGraph, options: SelectOptions, est: Optional[Estimate] = N
         # one that saves more is kept, exact at equal saving (it encodes too)
         pdu, learnt = _profile_layouts(graph, options)
         candidates = [*learnt.forms["exact"], *learnt.forms["slot"]]
+        graph_emitted = emitted(graph, options)
         solved = []
         for form in (f for f in LAYOUT_FORMS if f in options.layout_forms):
             if progress:
                 progress(f"measuring the fast paths of {len(learnt.forms[form])} {form} "
                          f"layouts of {pdu} ...")
-            solved.append(knapsack(measure_layouts(emitted(graph, options), pdu, candidates,
+            solved.append(knapsack(measure_layouts(graph_emitted, pdu, candidates,
                                                    learnt.messages, form)))
         selection = max(solved, key=lambda s: s.saving)
         selection.layout_forms = {s.layout_form: s.saving for s in solved}

@@ -783,9 +783,8 @@ class _Builder:
         for at in self.booleans:
             flags[at] = 0xFE
         n = top.size
-        windows = list(range(0, n - 15, 16)) + ([n - 16] if n >= 16 and n % 16 else [])
         blocks, covered = [], set()
-        for off in windows:
+        for off in _windows(n - 16):
             if len(_runs(mask, off, off + 16, covered)) >= BLOCK_RUNS:
                 blocks.append(Block(off, bytes(mask[off:off + 16]), bytes(want[off:off + 16])))
                 covered.update(range(off, off + 16))
@@ -815,6 +814,12 @@ def _longer_form(n: int, der: bool) -> str:
             f"UINT64_C({2 * half})) goto miss;")
 
 
+def _windows(last: int) -> list[int]:
+    """The offsets of the 16-octet windows that cover octets 0 to last + 15: every 16th,
+    and one that ends there (none when last < 0)."""
+    return sorted(set(range(0, last + 1, 16)) | {last}) if last >= 0 else []
+
+
 def _der_blocks(n: int, booleans: bytes, ints: set[int]) -> tuple[list[DerBlock], set[int]]:
     """The 16-octet windows of a PDU's n contents octets that hold DER's checks, and the
     INTEGERs they check:
@@ -829,7 +834,7 @@ def _der_blocks(n: int, booleans: bytes, ints: set[int]) -> tuple[list[DerBlock]
         firsts[at] = 0xFF
     for kind, flags, last in (("booleans", booleans, n - 16), ("ints", firsts, n - 17)):
         covered = bytearray(n)
-        for off in (list(range(0, last, 16)) + [last] if last >= 0 else []):
+        for off in _windows(last):
             window = bytes(f if not c else 0 for f, c in zip(flags[off:off + 16],
                                                               covered[off:off + 16]))
             lanes = sum(1 for f in window if f)

@@ -87,10 +87,9 @@ def _layout_lines(selection: Selection) -> list[str]:
                             for form, saving in selection.layout_forms.items())
         lines.append(f"layout form: {selection.layout_form}, whose knapsack saves more "
                      f"(instructions per message with the types: {savings})")
-    form = selection.layout_form or "exact"
-    entries = "the door that tries them costs" if form == "slot" else \
+    entries = "the door that tries them costs" if selection.layout_form == "slot" else \
         "the entries that try them cost"
-    lines += [f"layouts of {selection.layout_pdu} ({form}; {entries} "
+    lines += [f"layouts of {selection.layout_pdu} ({selection.layout_form}; {entries} "
               f"{_amount(selection.layout_entry)} bytes once, when any is chosen, and a "
               f"message of no chosen layout {selection.layout_miss:.4g} instructions more); "
               "coverage: share of the profile's messages; saving: beside the types compiled",
