@@ -28,7 +28,7 @@ import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 SLOT = "*"
 FORMS = ("exact", "slot")
@@ -145,6 +145,25 @@ def flatten(tlv: Tlv) -> list[Tlv]:
     for child in tlv.children or ():
         out += flatten(child)
     return out
+
+
+def definite(n: int) -> bytes:
+    """The length octets of n in DER's shortest definite form."""
+    if n < 0x80:
+        return bytes([n])
+    octets = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(octets)]) + octets
+
+
+def instantiate(tlv: Tlv, leaf: Callable[[Tlv], int]) -> Tlv:
+    """An exact layout of a slot layout's tree: each open primitive length `leaf(tlv)`,
+    each open constructed one what its contents add up to (a fixed length is kept, even
+    where its contents no longer add up to it)."""
+    if tlv.children is None:
+        return Tlv(tlv.identifier, tlv.length or definite(leaf(tlv)), None)
+    children = tuple(instantiate(c, leaf) for c in tlv.children)
+    inner = sum(len(c.identifier) + len(c.length) + size(c.length) for c in children)
+    return Tlv(tlv.identifier, tlv.length or definite(inner), children)
 
 
 def render(tlv: Tlv, lengths: Optional[Sequence[Optional[bytes]]] = None) -> str:

@@ -24,7 +24,7 @@ from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
 from asn1c_hybrid.emit.fastpaths import (_all, _Checks, _Dispatch, _place, build_fast_paths,
-                                         name_fast_paths)
+                                         example, name_fast_paths, slot_instance)
 from asn1c_hybrid.emit.layout import build_layout
 from asn1c_hybrid.estimate.profile import Profile
 from asn1c_hybrid.layouts import from_text, parse
@@ -39,8 +39,13 @@ EXAMPLES = {
     # Blackwell's message: 50 INTEGERs and 50 BOOLEANs, its one layout learnt from itself;
     # held out: other values of the same layout and of others
     "blackwell": ([corpora.BLACKWELL_SPEC], "BlackwellModule.BlackwellMessage", None),
+    # the SNMP trace's PDUs alone (each message's third member): an untagged CHOICE, of
+    # SNMPv2's PDUs (an untagged CHOICE too) and the v1 trap, whose door parts the paths
+    # by the alternative's identifier
+    "snmp-pdus": (SPEC_SETS["snmp-traffic"].files, "SNMP-Traffic.Traffic-PDUs",
+                  "examples/snmp/trace.ber"),
 }
-LAYOUTS = {"snmp": 10, "ldap": 10, "blackwell": 1}
+LAYOUTS = {"snmp": 10, "ldap": 10, "blackwell": 1, "snmp-pdus": 10}
 HITS = ["ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } "
         "while (0)",
         "ASN1H_FAST_ENCODE_HIT()=do { extern unsigned long fast_encode_hits; "
@@ -52,10 +57,18 @@ def halves(name: str) -> tuple[list[bytes], list[bytes]]:
         message = corpora.blackwell_message()
         others = [corpora.make_blackwell_message(seed) for seed in range(1, 40)]
         return [message, message], [message, *others]
+    if name == "snmp-pdus":
+        return tuple([_third_member(m) for m in half] for half in halves("snmp"))
     trace = cbuild.REPO / EXAMPLES[name][2]
     split = json.loads(trace.with_suffix(".json").read_text())["second_round_from"]
     pdus = corpora.split_pdus(trace.read_bytes())
     return pdus[:split], pdus[split:]
+
+
+def _third_member(message: bytes) -> bytes:
+    """The TLV of the third member of a message's SEQUENCE."""
+    member = _place(parse(message), 0).children[2]
+    return message[member.start:member.contents + member.size]
 
 
 @pytest.fixture(scope="module")
@@ -543,8 +556,8 @@ def zeros_record(n: int, full: bool) -> bytes:
 def test_a_path_writes_every_field_of_a_value_it_clears_as_it_goes(tmp_path):
     """A layout without a CHOICE stores zeros where it leaves the value empty, in place
     of a memset of the whole value before the door: absent OPTIONAL members, a big
-    INTEGER's `big` and `big_len`, presence octets, an empty list, a NULL, BIT STRING's
-    unused bits, `unknown_`.  Decoded over a value filled with A5 octets, every field
+    INTEGER's `big` and `big_len`, presence octets, an empty list, a NULL, `unknown_`
+    (a BIT STRING's unused bits are its first octet's).  Decoded over a value filled with A5 octets, every field
     (padding aside) must be the general decoder's, which clears the value first."""
     spec = tmp_path / "Zeros.asn"
     spec.write_text(ZEROS)
@@ -559,7 +572,7 @@ def test_a_path_writes_every_field_of_a_value_it_clears_as_it_goes(tmp_path):
     for store in ("memset(&(*v).name, 0, sizeof (*v).name);",
                   "memset(&(*v).more.x, 0, sizeof (*v).more.x);",
                   "memset(&(*v).id.big, 0, sizeof (*v).id - offsetof(asn1h_int, big));",
-                  "(*v).list.items = NULL;", "(*v).nothing = 0;", "(*v).bits.unused = 0;",
+                  "(*v).list.items = NULL;", "(*v).nothing = 0;", "(*v).bits.unused = p[",
                   "memset(&(*v).unknown_, 0, sizeof (*v).unknown_);"):
         assert store in source, store
     pdus = [zeros_record(n, full) for n in range(3, 40) for full in (0, 1)]
@@ -650,3 +663,92 @@ def test_a_layout_whose_pdu_length_the_door_does_not_read_gets_no_path(tmp_path)
     assert check(program, "Zeros.Record", pdus, tmp_path, strict=False)[0] == 0
     full = [zeros_record(n, True) for n in range(5, 15)]
     assert check(program, "Zeros.Record", full, tmp_path, strict=False)[0] == len(full)
+
+
+STAMPS = """Stamps DEFINITIONS ::= BEGIN
+Stamp ::= SEQUENCE {
+    flags BIT STRING { a(0), b(1), c(2) }, raw BIT STRING, at UTCTime, until GeneralizedTime }
+END
+"""
+GOOD_UTC, GOOD_GENERALIZED = b"250101000000Z", b"20250101000000Z"
+
+
+def stamp(flags: bytes, raw: bytes, at: bytes = GOOD_UTC, until: bytes = GOOD_GENERALIZED
+          ) -> bytes:
+    body = b"".join(bytes([tag, len(x)]) + x for tag, x in
+                    ((3, flags), (3, raw), (0x17, at), (0x18, until)))
+    return bytes([0x30, len(body)]) + body
+
+
+def bits_take(octets: bytes, named: bool, der: bool) -> bool:
+    """Whether X.690 takes a BIT STRING's contents (8.6.2; DER 11.2: unused bits 0, and
+    with named bits no trailing 0 bit)."""
+    unused, last = octets[0], octets[-1]
+    if unused > 7 or (unused and len(octets) == 1):
+        return False
+    if not der or len(octets) == 1:
+        return True
+    return last & ((1 << unused) - 1) == 0 and (not named or last >> unused & 1 == 1)
+
+
+@pytest.mark.parametrize("form", ["exact", "slot"])
+def test_bit_strings_and_times_are_checked_as_the_decoder_checks_them(form, tmp_path):
+    """A BIT STRING's unused bits (0 to 7, none without bits; in DER zero, and with named
+    bits no trailing 0 bit) and the times (in DER's form; in BER also X.680's others) are
+    checked by the paths as dec_bits and the time codec check them: every count of unused
+    bits with last octets of each kind, and times in DER, in BER alone, and in neither."""
+    spec = tmp_path / "Stamps.asn"
+    spec.write_text(STAMPS)
+    trace = tmp_path / "stamps.ber"
+    # one exact layout three times, another twice: one slot layout, every length open
+    trace.write_bytes(stamp(b"\x05\xa0", b"\x00\xff") * 3 + stamp(
+        b"\x04\xa0\x10", b"\x00\xff\xff", b"2501010000Z", b"20250101000000.5Z") * 2)
+    profile = api.profile(api.load([str(spec)]), "Stamps.Stamp", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker(f"stamps-{form}", "compiled", form, tmp_path / "profile.json",
+                      "--layouts", "1", "--layout-form", form, example=([spec], "Stamps.Stamp"))
+    flags = [bytes([u, b]) for u in range(9) for b in (0xa0, 0xa1, 0x80, 0x00)]
+    raw = [bytes([u, b]) for u in range(9) for b in (0xff, 0xf0, 0x0f)]
+    pdus = [stamp(f, b"\x00\xff") for f in flags] + [stamp(b"\x05\xa0", r) for r in raw]
+    expected = {der: sum(bits_take(f, True, der) for f in flags) +
+                sum(bits_take(r, False, der) for r in raw) for der in (False, True)}
+    # times of the layout's lengths: DER's form, a minute's fraction (BER's alone), and
+    # no time; of other lengths, which only the slot layout takes: without seconds (BER)
+    times = [(GOOD_UTC, GOOD_GENERALIZED, True), (GOOD_UTC, b"202501010000.5Z", False),
+             (b"25010100000XZ", GOOD_GENERALIZED, None),
+             (GOOD_UTC, b"2025010100000,Z", None)]
+    if form == "slot":
+        times += [(b"2501010000Z", GOOD_GENERALIZED, False),
+                  (GOOD_UTC, b"20250101000000.25Z", True), (b"", GOOD_GENERALIZED, None),
+                  (b"\x00\x00\x80", b"\x00\x00", None)]
+        pdus += [stamp(b"\x00", b"\x00"), stamp(b"\x03", b"\x00")]       # no bits
+        expected = {der: n + 1 for der, n in expected.items()}
+    pdus += [stamp(b"\x05\xa0", b"\x00\xff", at, until) for at, until, _ in times]
+    for der in (False, True):
+        expected[der] += sum(ok is True or (ok is False and not der) for *_, ok in times)
+    assert check(program, "Stamps.Stamp", pdus, tmp_path, strict=False)[0] == expected[False]
+    assert check(program, "Stamps.Stamp", pdus, tmp_path, strict=True)[0] == expected[True]
+    check(program, "Stamps.Stamp", [m for p in pdus[:3] for m in mutations(p)], tmp_path,
+          strict=True)
+
+
+def test_a_slot_layout_without_an_exact_one_is_made_a_message_of_its_least_lengths(tmp_path):
+    """Where the profile keeps no exact layout of a slot layout (each was seen once), the
+    knapsack measures it on a message made by slot_instance: each open length the least
+    that the leaf's type has a value of (a BIT STRING's first octet alone, DER's UTCTime
+    with seconds, DER's GeneralizedTime), each constructed one the sum of its contents."""
+    spec = tmp_path / "Stamps.asn"
+    spec.write_text(STAMPS)
+    trace = tmp_path / "stamps.ber"
+    trace.write_bytes(stamp(b"\x05\xa0", b"\x00\xff") + stamp(
+        b"\x04\xa0\x10", b"\x00\xff\xff", b"2501010000Z", b"20250101000000.5Z"))
+    pdu = "Stamps.Stamp"
+    profile = api.profile(api.load([str(spec)]), pdu, [str(trace)])
+    assert not profile.layouts[pdu].forms["exact"]
+    slot, = profile.layouts[pdu].forms["slot"]
+    assert slot.text == "30:*(03:* 03:* 17:* 18:*)"
+    layout = build_layout(api.load([str(spec)]), set(), "", False, frozenset())
+    instance = slot_instance(layout, pdu, slot)
+    assert instance.text == "30:26(03:01 03:01 17:0d 18:0f)"
+    message = example(layout, pdu, instance)
+    assert message == stamp(b"\x00", b"\x00") and slot.matches(parse(message))

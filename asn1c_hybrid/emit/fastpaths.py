@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..layouts import Layout as MessageLayout, Tlv, flatten, from_text, size as length_of
+from ..layouts import (Layout as MessageLayout, Tlv, flatten, from_text, instantiate, render,
+                       size as length_of)
 from ..typegraph import Kind
 from .constraints import intervals_test
 from .layout import (STORAGE_RANGES, Layout, MemberLayout, TypeLayout, identifier_octet,
@@ -37,6 +38,7 @@ _C_RANGE = {**STORAGE_RANGES, "ASN1H_INT_BIG": (-2**63, 2**63 - 1)}
 _TIMES = ("UTCTime", "GeneralizedTime", "DATE", "TIME-OF-DAY", "DATE-TIME", "DURATION",
           "TIME")
 _CONSTRUCTED = (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF)
+_UNIVERSAL_TIMES = {"UTCTime": 23, "GeneralizedTime": 24}    # the times fast paths take
 
 
 class Refused(Exception):
@@ -117,6 +119,11 @@ class FastPath:
         return len(tlv.identifier) + len(tlv.length) + self.length
 
     @property
+    def identifier(self) -> int:
+        """The PDU's identifier octet in the layout (the door reads one octet)."""
+        return from_text(self.layout.text).identifier[0]
+
+    @property
     def der_first(self) -> bool:
         """Whether DER's checks come before the template's compares: with BOOLEANs in them,
         so that GCC does not keep the template's loads for them (measured: 36 instructions
@@ -138,6 +145,8 @@ class EncodePath:
     function: str
     checks: list[str]
     writes: list[str]
+    header: bytes = b""           # an untagged CHOICE's: its alternative's identifier and
+                                  # length, before the template (others: the caller's)
 
 
 @dataclass
@@ -190,7 +199,8 @@ class FastPaths:
     """The fast paths of one PDU type, and the layouts that could not have one."""
     type: TypeLayout
     door: str                     # the decoder entry that tries them (codecs.layouts)
-    identifier: Optional[int]     # the PDU's identifier octet (None: no door opens)
+    identifiers: list[int]        # the identifier octets the door takes (none: no door
+                                  # opens): the PDU's, or its alternatives' (a CHOICE)
     encoder: str                  # the encoder entry of the PDU's routines
     paths: list[FastPath] = field(default_factory=list)        # exact layouts
     general_encoder: str = ""     # C call when no encoding path takes the value
@@ -232,10 +242,7 @@ class FastPaths:
     def by_length(self) -> list[tuple[int, list[FastPath]]]:
         """The exact layouts' paths grouped by contents length, the dispatch's first
         step; each group in order of frequency."""
-        groups: dict[int, list[FastPath]] = {}
-        for path in self.paths:
-            groups.setdefault(path.length, []).append(path)
-        return sorted(groups.items())
+        return _by_length(self.paths)
 
     @property
     def any(self) -> bool:
@@ -250,12 +257,41 @@ class FastPaths:
         the door a frame); with a slot tree to try after, only on a hit."""
         if not self.paths:
             return []
-        lines = ["    switch (n) {"]
-        for length, paths in self.by_length:
-            lines.append(f"    case {length}:")
-            _Dispatch.of(paths).emit(lines, "        ", last=self.slots is None)
+        if not self.choice:
+            return self._length_switch(self.paths, "    ")
+        # an untagged CHOICE: its paths by their alternative's identifier first
+        by_identifier: dict[int, list[FastPath]] = {}
+        for path in self.paths:
+            by_identifier.setdefault(path.identifier, []).append(path)
+        lines = ["    switch (buf[0]) {"]
+        for octet, paths in sorted(by_identifier.items()):
+            lines.append(f"    case 0x{octet:02x}:")
+            lines += self._length_switch(paths, "        ")
             lines.append("        break;")
         return lines + ["    default:", "        break;", "    }"]
+
+    def _length_switch(self, paths: list[FastPath], indent: str) -> list[str]:
+        lines = [f"{indent}switch (n) {{"]
+        for length, group in _by_length(paths):
+            lines.append(f"{indent}case {length}:")
+            _Dispatch.of(group).emit(lines, indent + "    ", last=self.slots is None)
+            lines.append(f"{indent}    break;")
+        return lines + [f"{indent}default:", f"{indent}    break;", f"{indent}}}"]
+
+    @property
+    def choice(self) -> bool:
+        """Whether the PDU type is an untagged CHOICE: its TLV is an alternative's."""
+        return self.type.node.kind == Kind.CHOICE
+
+    @property
+    def door_test(self) -> str:
+        """The C test of an identifier octet `buf[0]` that the door turns away."""
+        ids = self.identifiers
+        if len(ids) == 1:
+            return f"buf[0] != 0x{ids[0]:02x}"
+        if ids == list(range(ids[0], ids[-1] + 1)):
+            return f"(unsigned)(buf[0] - 0x{ids[0]:02x}) > {len(ids) - 1}u"
+        return "(" + " && ".join(f"buf[0] != 0x{i:02x}" for i in ids) + ")"
 
     @property
     def encoders(self) -> list[EncodePath]:
@@ -272,6 +308,13 @@ class FastPaths:
         lines: list[str] = []
         root.emit(lines, "    ")
         return lines
+
+
+def _by_length(paths: list[FastPath]) -> list[tuple[int, list[FastPath]]]:
+    groups: dict[int, list[FastPath]] = {}
+    for path in paths:
+        groups.setdefault(path.length, []).append(path)
+    return sorted(groups.items())
 
 
 @dataclass
@@ -402,6 +445,14 @@ class _Builder:
 
     def type_of(self, node_id: str) -> TypeLayout:
         return self.layout.types[node_id]
+
+    def root_value(self, top: _Placed) -> int:
+        """The PDU's value from its TLV `top`: the contents of a SEQUENCE, SET or list, or
+        the alternative of an untagged CHOICE that the TLV is; returns the nesting levels
+        used."""
+        if self.root.node.kind == Kind.CHOICE:
+            return self.value(self.root.node.id, top, "(*v)", 0)
+        return self.constructed(self.root, top, "(*v)", 1)
 
     def constructed(self, t: TypeLayout, placed: _Placed, lv: str, depth: int) -> int:
         """The contents of a SEQUENCE, SET, SEQUENCE OF or SET OF; returns the nesting
@@ -555,14 +606,18 @@ class _Builder:
     # ---- members and their tags ---------------------------------------------------------
 
     def matches(self, m: MemberLayout, tlv: Tlv) -> bool:
+        return tlv.identifier in self.identifiers_of(m)
+
+    def identifiers_of(self, m: MemberLayout) -> set[bytes]:
+        """The identifiers a TLV of m's value may start with: its tag's, or those of an
+        untagged CHOICE's alternatives (none for an untagged open type)."""
         target = m.target
         if m.tags:
-            return tlv.identifier == m.tags[0].identifier(self.wrapped(m) or
-                                                          target.kind in _CONSTRUCTED)
+            return {m.tags[0].identifier(self.wrapped(m) or target.kind in _CONSTRUCTED)}
         if target.kind == Kind.CHOICE:
-            return any(self.matches(a, tlv) for a in self.owner_members(
-                self.type_of(target.id)))
-        return False                    # an untagged open type
+            return {i for a in self.owner_members(self.type_of(target.id))
+                    for i in self.identifiers_of(a)}
+        return set()                    # an untagged open type
 
     @staticmethod
     def wrapped(m: MemberLayout) -> bool:
@@ -644,7 +699,7 @@ class _Builder:
             self.zero(f"{lv} = 0;")
         elif kind == Kind.BYTES:
             if target.builtin in _TIMES:
-                raise Refused(f"{t.node.id}: a time (checked by the runtime)")
+                self.time(target.builtin, placed)
             if target.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
                 if target.builtin == "OBJECT IDENTIFIER":
                     length_is(f"{n} == 0", placed.size != 0, "an empty OBJECT IDENTIFIER")
@@ -656,16 +711,42 @@ class _Builder:
             self.body += [f"{lv}.buf = {placed.addr(0)};", f"{lv}.len = {n};"]
             self.check(t, lv)
         elif kind == Kind.BIT_STRING:
-            if target.named_bits:
-                raise Refused(f"{t.node.id}: a BIT STRING with named bits")
-            length_is(f"{n} < 2", placed.size is not None and placed.size >= 2,
-                      "a BIT STRING of no bits")
-            self.body += [f"if ({placed.at(0)} != 0) goto miss;",
-                          f"{lv}.buf = {placed.addr(1)};", f"{lv}.len = {n} - 1;",
-                          f"{lv}.unused = 0;"]
+            length_is(f"{n} == 0", placed.size != 0, "a BIT STRING without its first octet")
+            self.bits(placed, lv, target.named_bits)
             self.check(t, lv)
         else:
             raise Refused(f"{t.node.id}: a {kind.value}")
+
+    def time(self, builtin: str, placed: _Placed) -> None:
+        """A UTCTime or GeneralizedTime checked as the runtime's time codec checks it:
+        in its DER form, or (a program that reads BER's forms, not in strict DER) in any
+        form X.680 gives it."""
+        if builtin not in _UNIVERSAL_TIMES:
+            raise Refused(f"a {builtin} (checked by the runtime)")
+        args = f"{placed.addr(0)}, {placed.addr(0)} + {placed.n}, {_UNIVERSAL_TIMES[builtin]}"
+        test = f"der ? asn1h_is_der_time({args}) : asn1h_is_time({args})" \
+            if self.layout.ber_forms else f"asn1h_is_der_time({args})"
+        self.body.append(f"if (!({test})) goto miss;")
+
+    def bits(self, placed: _Placed, lv: str, named: bool) -> None:
+        """A BIT STRING's contents as dec_bits takes them: 0 to 7 unused bits, none
+        without bits; in DER, unused bits 0 and (named bits) no trailing 0 bit."""
+        n, unused = placed.n, placed.at(0)
+        if placed.size == 1:
+            self.body.append(f"if ({unused} != 0) goto miss;")
+        else:
+            last = placed.at(placed.size - 1) if placed.size is not None else \
+                f"{placed.ptr}[{placed.contents} + {n} - 1]"
+            no_bits = f" || ({unused} && {n} == 1)" if placed.size is None else ""
+            self.body.append(f"if ({unused} > 7{no_bits}) goto miss;")
+            # DER: the unused bits 0, and with named bits the last bit used a 1
+            low = f"(1u << {unused}) - 1" if not named else f"(2u << {unused}) - 1"
+            test = f"({last} & ({low})) != {'0' if not named else f'1u << {unused}'}"
+            if placed.size is None:
+                test = f"{n} > 1 && {test}"
+            self.body.append(f"if (der && {test}) goto miss;")
+        self.body += [f"{lv}.buf = {placed.addr(1)};", f"{lv}.len = {n} - 1;",
+                      f"{lv}.unused = {unused};"]
 
     def check(self, t: TypeLayout, lv: str) -> None:
         if t.check is not None:
@@ -762,15 +843,11 @@ class _Builder:
 
     def build(self, chosen: MessageLayout, function: str) -> FastPath:
         tlv = from_text(chosen.text)
-        tags = self.root.node.tags
-        if len(tags) != 1 or tags[0].number >= 31:
-            raise Refused("the PDU type has not one tag of one octet")
-        if tlv.children is None or tlv.identifier != tags[0].identifier(True):
-            raise Refused("the PDU's tag is not the type's")
-        # offsets from the contents of the PDU's TLV, which the runtime has read
+        top_tlv_check(self.root, tlv)
+        # offsets from the contents of the PDU's TLV, which the door has read
         top = _place(tlv, -(len(tlv.identifier) + len(tlv.length)))
         self.total = top.size
-        depth = self.constructed(self.root, top, "(*v)", 1)
+        depth = self.root_value(top)
         want = bytearray(top.size)
         mask = bytearray(top.size)
         for placed in _all(top)[1:]:
@@ -919,11 +996,16 @@ class _Encoder(_Builder):
             self.body.append(f"if ({lv}.len != {n}) return NULL;")
             if target.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID") and n:
                 self.body.append(f"if (!asn1h_fp_oid({lv}.buf, {n})) return NULL;")
+            if target.builtin in _UNIVERSAL_TIMES:      # else DER's form of it is written
+                self.body.append(f"if (!asn1h_is_der_time({lv}.buf, {lv}.buf + {n}, "
+                                 f"{_UNIVERSAL_TIMES[target.builtin]})) return NULL;")
             self.constrained(t, lv)
             if n:
                 self.writes.append(f"memcpy(q + {at}, {lv}.buf, {n});")
         elif kind == Kind.BIT_STRING:
-            self.body.append(f"if ({lv}.len != {n - 1} || {lv}.unused) return NULL;")
+            # whole octets only; with named bits, no trailing 0 bit for DER to drop
+            trailing = f" || !({lv}.buf[{n - 2}] & 1)" if target.named_bits and n > 1 else ""
+            self.body.append(f"if ({lv}.len != {n - 1} || {lv}.unused{trailing}) return NULL;")
             self.constrained(t, lv)
             self.writes.append(f"memcpy(q + {at + 1}, {lv}.buf, {n - 1});")
 
@@ -971,7 +1053,9 @@ class _Encoder(_Builder):
         self.build(chosen, function)
         if self.der_miss:
             raise Refused("a DER rule the layout breaks")
-        return EncodePath(function, self.body, self.writes)
+        tlv = from_text(chosen.text)
+        header = tlv.identifier + tlv.length if self.root.node.kind == Kind.CHOICE else b""
+        return EncodePath(function, self.body, self.writes, header)
 
 
 class _Example(_Builder):
@@ -1011,17 +1095,63 @@ def _contents(builder: _Builder, t: TypeLayout, target, n: int) -> bytes:
         raise Refused(f"{t.node.id}: no value of {n} octets that it takes")
     if kind == Kind.BOOLEAN:
         return b"\xff"
-    if kind == Kind.BIT_STRING:
-        return bytes(n)
+    if kind == Kind.BIT_STRING:             # no trailing 0 bit where DER drops them
+        return bytes(n) if n < 2 or not target.named_bits else bytes(n - 1) + b"\x01"
     if target.builtin == "OBJECT IDENTIFIER":
         return b"\x2a" + b"\x01" * (n - 1)
     if target.builtin == "RELATIVE-OID":
         return b"\x01" * n
+    if target.builtin == "UTCTime":         # in DER's form: seconds, Z
+        if n != 13:
+            raise Refused(f"{t.node.id}: no UTCTime of {n} octets in DER")
+        return b"250101000000Z"
+    if target.builtin == "GeneralizedTime":     # seconds, a fraction not ending in 0, Z
+        if n != 15 and n < 17:
+            raise Refused(f"{t.node.id}: no GeneralizedTime of {n} octets in DER")
+        return b"20250101000000" + (b"." + b"1" * (n - 16) if n > 15 else b"") + b"Z"
     if target.builtin == "BMPString":
         return b"\x00\x31" * (n // 2) + b"\x31" * (n % 2)
     if target.builtin == "UniversalString":
         return b"\x00\x00\x00\x31" * (n // 4) + b"\x31" * (n % 4)
     return b"1" * n                     # NULL: n is 0
+
+
+class _SlotExample(_Builder):
+    """Walks a slot layout as its leaf in the slot tree does, and takes each open
+    primitive length as the least one its type has a value of (`slot_instance`)."""
+
+    def __init__(self, layout: Layout, root: TypeLayout):
+        super().__init__(layout, root)
+        self.lengths: dict[int, int] = {}       # id of a leaf's Tlv -> contents octets
+
+    def primitive(self, t: TypeLayout, target, placed: _Placed, lv: str) -> None:
+        super().primitive(t, target, placed, lv)
+        if placed.size is None:
+            for n in range(1, 64):
+                try:
+                    _contents(self, t, target, n)
+                except Refused:
+                    continue
+                self.lengths[id(placed.tlv)] = n
+                return
+            raise Refused(f"{t.node.id}: no value of up to 63 octets that it takes")
+
+
+def slot_instance(layout: Layout, pdu_id: str, chosen: MessageLayout) -> MessageLayout:
+    """An exact layout that the slot layout `chosen` takes, to make a message of when the
+    profile has none: each open primitive length the least that its type has a value of
+    (`_contents`), each open constructed one what its contents add up to."""
+    root = layout.types[pdu_id]
+    tlv = from_text(chosen.text)
+    top_tlv_check(root, tlv)
+
+    def open_places(t: Tlv) -> _Placed:
+        size = length_of(t.length) if t.length else None
+        return _Placed(t, 0, 0, size, [open_places(c) for c in t.children or ()])
+    walk = _SlotExample(layout, root)
+    walk.root_value(open_places(tlv))
+    text = render(instantiate(tlv, lambda leaf: walk.lengths[id(leaf)]))
+    return MessageLayout("exact", text, chosen.count)
 
 
 def example(layout: Layout, pdu_id: str, chosen: MessageLayout) -> bytes:
@@ -1045,11 +1175,15 @@ def example(layout: Layout, pdu_id: str, chosen: MessageLayout) -> bytes:
 
 @dataclass
 class _Step:
-    """A node of the slot layouts' header tree: one TLV header read (`tlv`), or the check
-    that the constructed TLV `closes` ends here; `later` are the steps that may follow,
+    """A node of the slot layouts' header tree: one TLV header read (`tlv`), the check
+    that the constructed TLV `closes` ends here, or (an untagged CHOICE) that the PDU's
+    identifier, which the door read, is `top`; `later` are the steps that may follow,
     in order of frequency, and `done` the layout complete after a last close."""
     tlv: Optional[Tlv] = None
     closes: Optional[str] = None          # the end variable checked
+    top: Optional[int] = None             # an untagged CHOICE's: the PDU's identifier
+    last: bool = True                     # the TLV ends with what encloses it, in every
+                                          # layout through the step
     number: int = 0
     later: list["_Step"] = field(default_factory=list)
     done: Optional[MessageLayout] = None
@@ -1068,14 +1202,17 @@ class _SlotTree:
                  function: str):
         self.layout, self.root, self.function = layout, root, function
         self.refusals: list[tuple[MessageLayout, str]] = []
-        top = root.node.tags[0].identifier(True)     # one octet (build_fast_paths checks)
+        self.choice = root.node.kind == Kind.CHOICE
         chosen = list(chosen)
         for l in list(chosen):
             tlv = from_text(l.text)
-            if tlv.children is None or tlv.identifier != top:
-                self.refusals.append((l, "the PDU's tag is not the type's"))
+            try:
+                top_tlv_check(root, tlv)
+            except Refused as exc:
+                self.refusals.append((l, str(exc)))
                 chosen.remove(l)
-            elif any(t.length[:1] == b"\x80" for t in flatten(tlv)):
+                continue
+            if any(t.length[:1] == b"\x80" for t in flatten(tlv)):
                 self.refusals.append((l, "an indefinite length"))
                 chosen.remove(l)
         while True:                 # a layout the value walk refuses leaves the tree
@@ -1089,7 +1226,7 @@ class _SlotTree:
             for l in chosen:
                 builder = _Builder(self.layout, self.root, prefix=f"l{len(self.leaves)}_")
                 try:
-                    builder.depth = builder.constructed(self.root, self.placed[l.id], "(*v)", 1)
+                    builder.depth = builder.root_value(self.placed[l.id])
                     self.leaves[l.id] = builder
                 except Refused as exc:
                     refused.append((l, str(exc)))
@@ -1101,7 +1238,7 @@ class _SlotTree:
         self.saves = 0
         self.loads: set[int] = set()        # sizes of the header loads (asn1h_fp_u16...)
         self.lines: list[str] = []
-        self._emit(self.start, "end", [], self.lines, "")
+        self._emit(self.start, "end", [], frozenset(), self.lines, "")
         self.lines.append("return 0;")
 
     def add(self, chosen: MessageLayout) -> None:
@@ -1118,16 +1255,18 @@ class _SlotTree:
             step.later.append(made)
             return made
 
-        def walk(t: Tlv, end: str) -> _Placed:
+        def walk(t: Tlv, end: str, last: bool) -> _Placed:
             nonlocal step
             step = follow(lambda s: s.tlv is not None and (s.tlv.identifier, s.tlv.length,
                           s.tlv.children is None) == (t.identifier, t.length, t.children is None),
                           lambda: _Step(tlv=t, number=self._number()))
+            step.last &= last
             k = step.number
             size = length_of(t.length) if t.length else None
             placed = _Placed(t, 0, 0, size, [], f"c{k}", "" if size is not None else f"n{k}")
             if t.children is not None:
-                placed.children = [walk(child, f"e{k}") for child in t.children]
+                placed.children = [walk(child, f"e{k}", i == len(t.children) - 1)
+                                   for i, child in enumerate(t.children)]
                 close(f"e{k}")
             return placed
 
@@ -1135,7 +1274,11 @@ class _SlotTree:
             nonlocal step
             step = follow(lambda s: s.closes == end, lambda: _Step(closes=end))
 
-        top.children = [walk(child, "end") for child in tlv.children]
+        if self.choice:         # an untagged CHOICE's alternatives part at the top
+            step = follow(lambda s: s.top == tlv.identifier[0],
+                          lambda: _Step(top=tlv.identifier[0]))
+        top.children = [walk(child, "end", i == len(tlv.children) - 1)
+                        for i, child in enumerate(tlv.children)]
         close("end")
         step.done = chosen
         self.placed[chosen.id] = top
@@ -1171,12 +1314,16 @@ class _SlotTree:
     def code(self) -> list[str]:
         return self.lines
 
-    def _emit(self, step: _Step, end: str, ends: list[str], lines: list[str],
-              indent: str) -> None:
+    def _emit(self, step: _Step, end: str, ends: list[str], sure: frozenset[str],
+              lines: list[str], indent: str) -> None:
         """The step's alternatives, each in a `do { ... } while (0)` that `break` leaves
         for the next one (q back where it was): a branch that fails deeper tries the
         others, and when none takes the message, control falls back to the alternative
-        before."""
+        before.  A TLV that is the last of what encloses it in every layout through its
+        step must end where that ends, which its header says: checked there (in place of
+        the bound on its contents), a message with more or fewer elements misses before
+        its contents are read, and the close of the enclosing TLV (in `sure`) tests
+        nothing."""
         if step.done is not None:
             self._leaf(step.done, lines, indent)
             return
@@ -1190,17 +1337,22 @@ class _SlotTree:
             if i and saved:
                 lines.append(f"{indent}q = {saved};")
             lines.append(f"{indent}do {{")
-            if later.tlv is not None:
+            if later.top is not None:
+                lines.append(f"{inner}if (buf[0] != 0x{later.top:02x}) break;")
+                self._emit(later, end, ends, sure, lines, inner)
+            elif later.tlv is not None:
                 t = later.tlv
                 octets = t.identifier + t.length
                 need = len(octets) if t.length else len(t.identifier) + 1
                 size = length_of(t.length) if t.length else 0
                 one_load = bool(t.length) and len(octets) in (2, 4)
+                short = "!=" if later.last else "<"     # what the contents' bound tests
+                inside = sure | {end} if later.last else sure
                 if one_load:
                     # a fixed header: one bound for it and its contents, one load for it
                     self.loads.add(len(octets))
                     run = Run(0, octets)
-                    test = [f"(size_t)({end} - q) < {need + size}",
+                    test = [f"(size_t)({end} - q) {short} {need + size}",
                             f"asn1h_fp_u{8 * len(octets)}(q) != {run.constant}"]
                 else:
                     test = [f"(size_t)({end} - q) < {need}"] + \
@@ -1209,8 +1361,8 @@ class _SlotTree:
                 k = later.number
                 if t.length:
                     lines.append(f"{inner}c{k} = q + {need};")
-                    if size and not one_load:
-                        lines.append(f"{inner}if ((size_t)({end} - c{k}) < {size}) break;")
+                    if (size or later.last) and not one_load:
+                        lines.append(f"{inner}if ((size_t)({end} - c{k}) {short} {size}) break;")
                     n = str(size)
                 else:
                     i_len = len(t.identifier)
@@ -1224,17 +1376,18 @@ class _SlotTree:
                               f"{inner}}} else {{",
                               f"{inner}    break;",
                               f"{inner}}}",
-                              f"{inner}if ((size_t)({end} - c{k}) < n{k}) break;"]
+                              f"{inner}if ((size_t)({end} - c{k}) {short} n{k}) break;"]
                     n = f"n{k}"
                 if t.children is None:
                     lines.append(f"{inner}q = c{k} + {n};")
-                    self._emit(later, end, ends, lines, inner)
+                    self._emit(later, end, ends, inside, lines, inner)
                 else:
                     lines += [f"{inner}e{k} = c{k} + {n};", f"{inner}q = c{k};"]
-                    self._emit(later, f"e{k}", ends + [end], lines, inner)
+                    self._emit(later, f"e{k}", ends + [end], inside, lines, inner)
             else:
-                lines.append(f"{inner}if (q != {later.closes}) break;")
-                self._emit(later, ends[-1] if ends else "end", ends[:-1], lines, inner)
+                if later.closes not in sure:
+                    lines.append(f"{inner}if (q != {later.closes}) break;")
+                self._emit(later, ends[-1] if ends else "end", ends[:-1], sure, lines, inner)
             lines.append(f"{indent}}} while (0);")
 
     def _leaf(self, chosen: MessageLayout, lines: list[str], indent: str) -> None:
@@ -1279,7 +1432,7 @@ def name_fast_paths(t: TypeLayout, chosen: Sequence[MessageLayout]) -> None:
     encoder, or the interpreter), beside a decoder that calls the interpreter when the
     type is not compiled."""
     if not t.decoder or t.node.kind not in (Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF,
-                                            Kind.SET_OF):
+                                            Kind.SET_OF, Kind.CHOICE):
         return
     t.layouts_door = f"{t.decoder}_layouts"
     if any(c.form == "exact" for c in chosen):
@@ -1295,11 +1448,38 @@ def door_reads(length: bytes) -> bool:
         (length[0] == 0x82 and length[1] != 0)
 
 
-def identifier(t: TypeLayout) -> Optional[int]:
-    """The PDU's identifier octet, which its door compares; None where its encoding does
-    not start with one tag of one octet (EXPLICIT tags, a tag number above 30)."""
+def door_identifiers(layout: Layout, t: TypeLayout) -> list[int]:
+    """The identifier octets that the PDU's door takes: its own, where its encoding
+    starts with one tag of one octet (not EXPLICIT tags, nor a tag number above 30); for
+    an untagged CHOICE, those of its alternatives (through untagged CHOICEs among them)
+    that are one octet each."""
     tags = t.node.tags
-    return identifier_octet(tags[0], True) if len(tags) == 1 else None
+    if t.node.kind == Kind.CHOICE:
+        if tags:
+            return []                      # a tagged CHOICE: EXPLICIT, a wrapper TLV
+        builder = _Builder(layout, t)
+        return sorted({i[0] for a in builder.owner_members(t)
+                       for i in builder.identifiers_of(a) if len(i) == 1})
+    octet = identifier_octet(tags[0], True) if len(tags) == 1 else None
+    return [] if octet is None else [octet]
+
+
+def top_tlv_check(root: TypeLayout, tlv: Tlv) -> None:
+    """Refused unless the layout's PDU TLV is one the door reads for type `root`:
+    constructed, with the type's own identifier of one octet, or for an untagged
+    CHOICE an identifier of one octet (the walk finds its alternative)."""
+    if tlv.children is None:
+        raise Refused("a primitive PDU TLV")
+    if root.node.kind == Kind.CHOICE:
+        if root.node.tags or len(tlv.identifier) != 1:
+            raise Refused("the PDU's identifier is not one octet of an untagged CHOICE's "
+                          "alternative")
+        return
+    tags = root.node.tags
+    if len(tags) != 1 or tags[0].number >= 31:
+        raise Refused("the PDU type has not one tag of one octet")
+    if tlv.identifier != tags[0].identifier(True):
+        raise Refused("the PDU's tag is not the type's")
 
 
 def build_fast_paths(layout: Layout, pdu_id: str,
@@ -1309,11 +1489,12 @@ def build_fast_paths(layout: Layout, pdu_id: str,
     t = layout.types[pdu_id]
     if not t.layouts_door:
         return None
-    out = FastPaths(t, t.layouts_door, identifier(t), t.fast_encoder or t.encoder)
+    out = FastPaths(t, t.layouts_door, door_identifiers(layout, t),
+                    t.fast_encoder or t.encoder)
     out.general_encoder = f"{t.encoder}(e, p, value)" if t.compiled else \
         f"asn1h_interpret_encode(e, &{t.ref}, p, value)"
     door = t.layouts_door
-    if out.identifier is None:
+    if not out.identifiers:
         out.refusals += [(c, "the PDU's encoding does not start with a one-octet identifier, "
                           "which the door compares") for c in chosen]
         return out

@@ -4,7 +4,8 @@ time: exact ones (decoding and encoding paths), or slot ones (the slot tree, dec
 
 For every layout of the PDU in the profile, a message of that layout is made
 (`emit.fastpaths.example`; for a slot layout, a message of the most frequent exact layout
-it takes), decoded and DER-encoded (the calibrated savings count both) by
+it takes, or where the profile has none, of its open lengths made the least that its
+leaves' types take (`emit.fastpaths.slot_instance`)), decoded and DER-encoded (the calibrated savings count both) by
 four builds of the spec linked into one program, each under its own prefix:
 
   i_  all interpreted, no fast path;
@@ -43,7 +44,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..emit import EmitOptions, generate
-from ..emit.fastpaths import Refused, example
+from ..emit.fastpaths import Refused, example, slot_instance
 from ..emit.layout import build_layout
 from ..emit.naming import CNames
 from ..errors import MeasurementError, ReplayError
@@ -166,14 +167,12 @@ def measure_layouts(graph: TypeGraph, pdu: str, candidates: Sequence[MessageLayo
     made: dict[str, bytes] = {}
     unusable: dict[str, str] = {}
     for c in measured_form:
-        # a slot layout's lengths are the ones of its most frequent exact layout
+        # a slot layout's lengths are the ones of its most frequent exact layout, else
+        # (its messages' layouts each seen once) the least its leaves' types take
         model = c if form == "exact" else \
             next((e for e in exact if c.matches(from_text(e.text))), None)
-        if model is None:
-            unusable[c.id] = "no exact layout of it in the profile to make a message of"
-            continue
         try:
-            made[c.id] = example(layout, pdu, model)
+            made[c.id] = example(layout, pdu, model or slot_instance(layout, pdu, c))
         except Refused as exc:
             unusable[c.id] = f"no fast path: {exc}"
     chosen = tuple(c for c in measured_form if c.id in made)
