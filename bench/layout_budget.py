@@ -17,7 +17,6 @@ knapsack" of docs/benchmarks.md.
 """
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import List
@@ -33,6 +32,7 @@ from fastpaths import decode_instructions, examples, training_profile  # noqa: E
 from peers import ours  # noqa: E402
 from rows import read_rows, write_rows  # noqa: E402
 
+from asn1c_hybrid.emit.fastpaths import layouts_in  # noqa: E402
 from asn1c_hybrid.layouts import parse  # noqa: E402
 
 CSV = BENCH / "layout_budget.csv"
@@ -67,9 +67,7 @@ def measure() -> List[dict]:
                                             "measured", *extra])
                 source = "\n".join(p.read_text() for p in
                                    (build_dir / "generated").glob("*.c"))
-                # each path and each leaf of the slot tree names its layout
-                chosen = set(re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages",
-                                        source))
+                chosen = set(layouts_in(source))
                 form = "slot" if "_layouts_slots(" in source else "exact"
                 covered = sum(1 for t in trees if any(l.matches(t) for l in learnt[form]
                                                       if l.id in chosen))

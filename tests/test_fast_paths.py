@@ -24,7 +24,8 @@ from specbuilds import SPEC_SETS, SPECS
 
 from asn1c_hybrid import api
 from asn1c_hybrid.emit.fastpaths import (_all, _Checks, _Dispatch, _place, build_fast_paths,
-                                         example, name_fast_paths, slot_instance)
+                                         example, layouts_in, name_fast_paths,
+                                         slot_instance)
 from asn1c_hybrid.emit.layout import build_layout
 from asn1c_hybrid.estimate.profile import Profile
 from asn1c_hybrid.layouts import from_text, parse
@@ -203,7 +204,7 @@ def test_fast_paths_the_knapsack_chose_agree_with_the_general_decoder(profiles, 
     # every path and every leaf of the slot tree names its layout (at this budget the
     # slot layouts' knapsack saves more)
     source = (program.parent / "fast" / "fast.c").read_text()
-    chosen = re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source)
+    chosen = layouts_in(source)
     assert chosen and "_layouts_slots(" in source
     learnt = {l.id: l for form in Profile.load(profile).layouts[EXAMPLES["snmp"][1]]
               .forms.values() for l in form}
@@ -752,3 +753,53 @@ def test_a_slot_layout_without_an_exact_one_is_made_a_message_of_its_least_lengt
     assert instance.text == "30:26(03:01 03:01 17:0d 18:0f)"
     message = example(layout, pdu, instance)
     assert message == stamp(b"\x00", b"\x00") and slot.matches(parse(message))
+
+
+OPS = """Ops DEFINITIONS IMPLICIT TAGS ::= BEGIN
+Op ::= CHOICE {
+    get  [0] SEQUENCE { id INTEGER },
+    put  [3] SEQUENCE { id INTEGER, value OCTET STRING },
+    note [APPLICATION 1] SEQUENCE { at UTCTime, text OCTET STRING OPTIONAL } }
+END
+"""
+
+
+def op(tag: int, *fields: tuple[int, bytes]) -> bytes:
+    body = b"".join(bytes([t, len(x)]) + x for t, x in fields)
+    return bytes([tag, len(body)]) + body
+
+
+@pytest.mark.parametrize("form", ["exact", "slot"])
+def test_a_choice_pdu_opens_its_door_to_its_alternatives_identifiers(form, tmp_path):
+    """An untagged CHOICE as the PDU: the door takes the identifiers of its alternatives
+    (A0, A3 and 61, which no range covers), the paths part by them, and each message of
+    a chosen layout takes its path, whichever alternative it is; the others, and every
+    mutation, decode as the general decoder decodes them."""
+    spec = tmp_path / "Ops.asn"
+    spec.write_text(OPS)
+    # three exact layouts three times each, and a put of other lengths twice: the slot
+    # layout of put leaves its lengths open
+    training = [op(0xA0, (0x02, b"\x07")), op(0xA3, (0x02, b"\x07"), (0x04, b"abc")),
+                op(0x61, (0x17, GOOD_UTC))] * 3 + \
+        [op(0xA3, (0x02, b"\x01\x07"), (0x04, b"abcdef"))] * 2
+    trace = tmp_path / "ops.ber"
+    trace.write_bytes(b"".join(training))
+    profile = api.profile(api.load([str(spec)]), "Ops.Op", [str(trace)])
+    profile.save(tmp_path / "profile.json")
+    program = checker(f"ops-{form}", "compiled", form, tmp_path / "profile.json",
+                      "--layouts", "3", "--layout-form", form, example=([spec], "Ops.Op"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert "buf[0] != 0x61 && buf[0] != 0xa0 && buf[0] != 0xa3" in source
+    taken = [op(0xA0, (0x02, bytes([n]))) for n in range(1, 100)] + \
+        [op(0xA3, (0x02, bytes([n])), (0x04, b"xyz")) for n in range(1, 100)] + \
+        [op(0x61, (0x17, GOOD_UTC.replace(b"01", b"%02d" % n, 1))) for n in range(1, 13)]
+    others = [op(0xA1, (0x02, b"\x07")), op(0x61, (0x17, GOOD_UTC), (0x04, b"hi")),
+              op(0xA0, (0x02, b"\x07\x08")), op(0x30, (0x02, b"\x07"))]
+    if form == "slot":
+        taken += [op(0xA3, (0x02, b"\x01\x02"), (0x04, b"longer text"))]
+    else:
+        others += [op(0xA3, (0x02, b"\x01\x02"), (0x04, b"longer text"))]
+    assert check(program, "Ops.Op", taken + others, tmp_path, strict=False)[0] == len(taken)
+    assert check(program, "Ops.Op", taken + others, tmp_path, strict=True)[0] == len(taken)
+    check(program, "Ops.Op", [m for p in training[:3] for m in mutations(p)], tmp_path,
+          strict=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import re
 import shutil
 import sys
 from fractions import Fraction
@@ -23,7 +22,7 @@ from specbuilds import SPEC_SETS, SPECS
 from asn1c_hybrid import api
 from asn1c_hybrid.cli import main as cli_main
 from asn1c_hybrid.emit import EmitOptions, generate
-from asn1c_hybrid.emit.fastpaths import Refused, example
+from asn1c_hybrid.emit.fastpaths import Refused, example, layouts_in
 from asn1c_hybrid.emit.layout import build_layout
 from asn1c_hybrid.layouts import from_text as parse_text, parse, render
 from asn1c_hybrid.select.joint import solve_joint
@@ -284,8 +283,7 @@ def test_the_generated_fast_paths_are_the_chosen_layouts(profiles, tmp_path):
         layouts=True))
     selection = api.select(graph, options.select)
     source = api.generate(graph, options, selection=selection)["SNMP_Traffic.c"]
-    # every path and every leaf of the slot tree names its layout
-    generated = set(re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source))
+    generated = set(layouts_in(source))
     assert generated == {l.id for l in selection.chosen_layouts} != set()
     assert ("_layouts_slots(" in source) == (selection.layout_form == "slot")
 

@@ -23,6 +23,7 @@ A layout the generator cannot serve this way is refused with a reason (`refusals
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -699,7 +700,7 @@ class _Builder:
             self.zero(f"{lv} = 0;")
         elif kind == Kind.BYTES:
             if target.builtin in _TIMES:
-                self.time(target.builtin, placed)
+                self.time(t, target.builtin, placed)
             if target.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
                 if target.builtin == "OBJECT IDENTIFIER":
                     length_is(f"{n} == 0", placed.size != 0, "an empty OBJECT IDENTIFIER")
@@ -717,16 +718,15 @@ class _Builder:
         else:
             raise Refused(f"{t.node.id}: a {kind.value}")
 
-    def time(self, builtin: str, placed: _Placed) -> None:
-        """A UTCTime or GeneralizedTime checked as the runtime's time codec checks it:
-        in its DER form, or (a program that reads BER's forms, not in strict DER) in any
-        form X.680 gives it."""
+    def time(self, t: TypeLayout, builtin: str, placed: _Placed) -> None:
+        """A UTCTime or GeneralizedTime checked as the runtime's time codec checks it
+        (asn1h_dec_time: fast paths are BER's, so the program reads BER's forms): in
+        strict DER in its DER form, else in any form X.680 gives it."""
         if builtin not in _UNIVERSAL_TIMES:
-            raise Refused(f"a {builtin} (checked by the runtime)")
+            raise Refused(f"{t.node.id}: a {builtin} (checked by the runtime)")
         args = f"{placed.addr(0)}, {placed.addr(0)} + {placed.n}, {_UNIVERSAL_TIMES[builtin]}"
-        test = f"der ? asn1h_is_der_time({args}) : asn1h_is_time({args})" \
-            if self.layout.ber_forms else f"asn1h_is_der_time({args})"
-        self.body.append(f"if (!({test})) goto miss;")
+        self.body.append(f"if (!(der ? asn1h_is_der_time({args}) : asn1h_is_time({args}))) "
+                         "goto miss;")
 
     def bits(self, placed: _Placed, lv: str, named: bool) -> None:
         """A BIT STRING's contents as dec_bits takes them: 0 to 7 unused bits, none
@@ -1423,6 +1423,12 @@ def _literal(v: int) -> str:
     if v == -2**63:
         return "INT64_MIN"
     return f"INT64_C({v})"
+
+
+def layouts_in(source: str) -> list[str]:
+    """The ids of the layouts whose fast paths a generated source holds: each path and
+    each leaf of the slot tree names its layout in a comment."""
+    return re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source)
 
 
 def name_fast_paths(t: TypeLayout, chosen: Sequence[MessageLayout]) -> None:
