@@ -97,9 +97,9 @@ def layout_budget_table(path: Path = CSV) -> List[str]:
              "all-compiled cost, measured cost model) is made with types only, and with "
              "`--layouts auto`, where the profile's layouts are knapsack items beside "
              "the types: its exact layouts in one knapsack, its slot layouts in another, "
-             "the one that saves more kept (candidates: exact / slot).  Both are measured on the second half: instructions per message "
-             "inside the decode call and inside the DER encode call (callgrind; the knapsack "
-             "weighs both), the share of those messages that a chosen "
+             "the one that saves more kept (candidates: exact / slot).  Both are measured "
+             "on the second half: instructions per message inside the decode call and "
+             "inside the DER encode call (callgrind; the knapsack weighs both), the share of those messages that a chosen "
              "layout covers, and linked code bytes (generated + runtime, gcc -O2, "
              "--gc-sections).", "",
              "| corpus | budget | build | layouts chosen (candidates) | held-out covered | "

@@ -558,8 +558,9 @@ def test_a_path_writes_every_field_of_a_value_it_clears_as_it_goes(tmp_path):
     """A layout without a CHOICE stores zeros where it leaves the value empty, in place
     of a memset of the whole value before the door: absent OPTIONAL members, a big
     INTEGER's `big` and `big_len`, presence octets, an empty list, a NULL, `unknown_`
-    (a BIT STRING's unused bits are its first octet's).  Decoded over a value filled with A5 octets, every field
-    (padding aside) must be the general decoder's, which clears the value first."""
+    (a BIT STRING's unused bits are its first octet's).  Decoded over a value filled with
+    A5 octets, every field (padding aside) must be the general decoder's, which clears the
+    value first."""
     spec = tmp_path / "Zeros.asn"
     spec.write_text(ZEROS)
     trace = tmp_path / "zeros.ber"

@@ -281,8 +281,7 @@ class FastPaths:
 
     @property
     def choice(self) -> bool:
-        """Whether the PDU type is an untagged CHOICE: its TLV is an alternative's."""
-        return self.type.node.kind == Kind.CHOICE
+        return _alternative_at_top(self.type)
 
     @property
     def door_test(self) -> str:
@@ -451,7 +450,7 @@ class _Builder:
         """The PDU's value from its TLV `top`: the contents of a SEQUENCE, SET or list, or
         the alternative of an untagged CHOICE that the TLV is; returns the nesting levels
         used."""
-        if self.root.node.kind == Kind.CHOICE:
+        if _alternative_at_top(self.root):
             return self.value(self.root.node.id, top, "(*v)", 0)
         return self.constructed(self.root, top, "(*v)", 1)
 
@@ -1054,7 +1053,7 @@ class _Encoder(_Builder):
         if self.der_miss:
             raise Refused("a DER rule the layout breaks")
         tlv = from_text(chosen.text)
-        header = tlv.identifier + tlv.length if self.root.node.kind == Kind.CHOICE else b""
+        header = tlv.identifier + tlv.length if _alternative_at_top(self.root) else b""
         return EncodePath(function, self.body, self.writes, header)
 
 
@@ -1202,7 +1201,7 @@ class _SlotTree:
                  function: str):
         self.layout, self.root, self.function = layout, root, function
         self.refusals: list[tuple[MessageLayout, str]] = []
-        self.choice = root.node.kind == Kind.CHOICE
+        self.choice = _alternative_at_top(root)
         chosen = list(chosen)
         for l in list(chosen):
             tlv = from_text(l.text)
@@ -1454,13 +1453,19 @@ def door_reads(length: bytes) -> bool:
         (length[0] == 0x82 and length[1] != 0)
 
 
+def _alternative_at_top(t: TypeLayout) -> bool:
+    """Whether the PDU type t is a CHOICE, whose TLV is its alternative's (its door takes
+    one when the CHOICE is untagged, door_identifiers)."""
+    return t.node.kind == Kind.CHOICE
+
+
 def door_identifiers(layout: Layout, t: TypeLayout) -> list[int]:
     """The identifier octets that the PDU's door takes: its own, where its encoding
     starts with one tag of one octet (not EXPLICIT tags, nor a tag number above 30); for
     an untagged CHOICE, those of its alternatives (through untagged CHOICEs among them)
     that are one octet each."""
     tags = t.node.tags
-    if t.node.kind == Kind.CHOICE:
+    if _alternative_at_top(t):
         if tags:
             return []                      # a tagged CHOICE: EXPLICIT, a wrapper TLV
         builder = _Builder(layout, t)
@@ -1476,7 +1481,7 @@ def top_tlv_check(root: TypeLayout, tlv: Tlv) -> None:
     CHOICE an identifier of one octet (the walk finds its alternative)."""
     if tlv.children is None:
         raise Refused("a primitive PDU TLV")
-    if root.node.kind == Kind.CHOICE:
+    if _alternative_at_top(root):
         if root.node.tags or len(tlv.identifier) != 1:
             raise Refused("the PDU's identifier is not one octet of an untagged CHOICE's "
                           "alternative")

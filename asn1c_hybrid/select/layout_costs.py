@@ -5,8 +5,9 @@ time: exact ones (decoding and encoding paths), or slot ones (the slot tree, dec
 For every layout of the PDU in the profile, a message of that layout is made
 (`emit.fastpaths.example`; for a slot layout, a message of the most frequent exact layout
 it takes, or where the profile has none, of its open lengths made the least that its
-leaves' types take (`emit.fastpaths.slot_instance`)), decoded and DER-encoded (the calibrated savings count both) by
-four builds of the spec linked into one program, each under its own prefix:
+leaves' types take, `emit.fastpaths.slot_instance`), decoded and DER-encoded (the
+calibrated savings count both) by four builds of the spec linked into one program, each
+under its own prefix:
 
   i_  all interpreted, no fast path;
   g_  all compiled, no fast path;
