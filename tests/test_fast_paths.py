@@ -50,7 +50,9 @@ LAYOUTS = {"snmp": 10, "ldap": 10, "blackwell": 1, "snmp-pdus": 10}
 HITS = ["ASN1H_FAST_PATH_HIT()=do { extern unsigned long fast_path_hits; fast_path_hits++; } "
         "while (0)",
         "ASN1H_FAST_ENCODE_HIT()=do { extern unsigned long fast_encode_hits; "
-        "fast_encode_hits++; } while (0)"]
+        "fast_encode_hits++; } while (0)",
+        "ASN1H_FAST_PATH_RESUMED()=do { extern unsigned long fast_path_resumes; "
+        "fast_path_resumes++; } while (0)"]
 
 
 def halves(name: str) -> tuple[list[bytes], list[bytes]]:
@@ -148,15 +150,22 @@ def mutations(pdu: bytes) -> list[bytes]:
 def check(program, pdu_type: str, pdus: list[bytes], tmp_path, strict: bool
           ) -> tuple[int, int]:
     """(PDUs a fast path decoded, values an encoding path wrote: two per PDU)."""
+    return check_counts(program, pdu_type, pdus, tmp_path, strict)[:2]
+
+
+def check_counts(program, pdu_type: str, pdus: list[bytes], tmp_path, strict: bool
+                 ) -> tuple[int, int, int]:
+    """check's counts, and the misses a slot tree resumed (decoded past the headers they
+    share with the layouts)."""
     path = tmp_path / ("strict.bin" if strict else "ber.bin")
     path.write_bytes(framed(pdus))
     result = cbuild.subprocess.run([str(program), pdu_type, *(["--strict-der"] if strict
                                                               else []), str(path)],
                                    capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    count, hits, encode_hits = map(int, result.stdout.split())
+    count, hits, encode_hits, resumes = map(int, result.stdout.split())
     assert count == len(pdus)
-    return hits, encode_hits
+    return hits, encode_hits, resumes
 
 
 def encoding_paths(program) -> set[str]:
@@ -176,10 +185,19 @@ def test_fast_paths_agree_with_the_general_decoder(profiles, name, mode, form, t
     _, held_out = halves(name)
     pdu_type = EXAMPLES[name][1]
     matching = [p for p in held_out if any(l.matches(parse(p)) for l in chosen)]
-    hits, encode_hits = check(program, pdu_type, held_out, tmp_path, strict=False)
+    hits, encode_hits, resumes = check_counts(program, pdu_type, held_out, tmp_path,
+                                              strict=False)
     # every held-out PDU of a chosen layout takes its fast path, no other does (the top
     # TLV's own length is the runtime's to read: a slot layout's is open)
     assert hits == len(matching) > 0
+    # the slot tree resumes misses (SNMP's long bulk responses, a PDU no layout has)
+    # where they part from the layouts; exact layouts never resume, nor LDAP's tree,
+    # whose branches would take more variants than layouts to exclude one another.
+    # Blackwell's resumes at its last member, which no message here reaches intact
+    resuming = form == "slot" and name != "ldap"
+    assert ("resume where" in (program.parent / "fast" / "fast.c").read_text()) == resuming
+    assert resumes <= len(held_out) - hits
+    assert (resumes > 0) == (resuming and name != "blackwell")
     assert len(matching) > len(held_out) // 3 or name == "blackwell"
     # the value of every PDU of an exact layout with an encoding path takes it, twice
     encoders = encoding_paths(program)
@@ -191,7 +209,9 @@ def test_fast_paths_agree_with_the_general_decoder(profiles, name, mode, form, t
     assert strict_hits <= hits
     mutated = [m for p in matching[::max(1, len(matching) // 25)] for m in mutations(p)]
     assert len(mutated) > 500
-    assert check(program, pdu_type, mutated, tmp_path, strict=False)[0] > 0
+    hits, _, resumes = check_counts(program, pdu_type, mutated, tmp_path, strict=False)
+    assert hits > 0
+    assert (resumes > 0) == (resuming and name != "blackwell")
     check(program, pdu_type, mutated, tmp_path, strict=True)
 
 
@@ -804,3 +824,53 @@ def test_a_choice_pdu_opens_its_door_to_its_alternatives_identifiers(form, tmp_p
     assert check(program, "Ops.Op", taken + others, tmp_path, strict=True)[0] == len(taken)
     check(program, "Ops.Op", [m for p in training[:3] for m in mutations(p)], tmp_path,
           strict=True)
+
+
+LOG = """Log DEFINITIONS IMPLICIT TAGS ::= BEGIN
+Entry ::= SEQUENCE { id INTEGER, source OCTET STRING, body Body }
+Body ::= SEQUENCE { level INTEGER, notes SEQUENCE OF OCTET STRING }
+END
+"""
+
+
+def entry(source: bytes, *notes: bytes, level: int = 3) -> bytes:
+    """An Entry of Log (all short lengths)."""
+    body = bytes([0x02, 1, level]) + op(0x30, *((0x04, n) for n in notes))
+    return op(0x30, (0x02, b"\x07"), (0x04, source), (0x30, body))
+
+
+def test_a_slot_tree_miss_resumes_where_it_parts_and_an_open_length_yields_to_a_fixed_one(
+        tmp_path):
+    """Two slot layouts: one note after a source of 6 octets (04:06), and two notes after
+    a source of any length (04:*).  The tree adds the second under 04:06 as well (a
+    variant), and its 04:* branch takes no source of 6 octets, so that when no branch
+    takes a message, no layout does: a message of two notes and a source of 6 octets
+    takes the variant's path, and a message of no note or three, under either branch,
+    resumes at the notes (their list is the last of the body, the body the last of the
+    entry), whatever was read of them.  Each decodes as the general decoder does."""
+    spec = tmp_path / "Log.asn"
+    spec.write_text(LOG)
+    training = [entry(b"sensor", b"n" * k) for k in range(1, 7)] + \
+        [entry(b"s" * k, b"a" * k, b"b" * (k + 1)) for k in (3, 5, 9, 12)]
+    trace = tmp_path / "log.ber"
+    trace.write_bytes(b"".join(training))
+    profile = api.profile(api.load([str(spec)]), "Log.Entry", [str(trace)])
+    assert [l.text for l in profile.layouts["Log.Entry"].forms["slot"]] == [
+        "30:*(02:01 04:06 30:*(02:01 30:*(04:*)))",
+        "30:*(02:01 04:* 30:*(02:01 30:*(04:* 04:*)))"]
+    profile.save(tmp_path / "profile.json")
+    program = checker("log-slot", "compiled", "slot", tmp_path / "profile.json",
+                      "--layouts", "2", "--layout-form", "slot",
+                      example=([spec], "Log.Entry"))
+    source = (program.parent / "fast" / "fast.c").read_text()
+    assert source.count("== 6) break;  /* a sibling's */") == 1
+    taken = [entry(b"sensor", b"n" * k) for k in (0, 8, 100)] + \
+        [entry(b"s" * k, b"x", b"yy" * k) for k in (1, 6, 7, 20)]
+    resumed = [entry(b"s" * k, b"x", b"y", b"z" * k, level=k) for k in (2, 6, 30)] + \
+        [entry(b"sensor", *[b"n"] * k) for k in (0, 3, 9)]
+    others = [op(0x30, (0x02, b"\x07\x01"), (0x04, b"sensor"))]
+    for strict in (False, True):
+        assert check_counts(program, "Log.Entry", taken + resumed + others, tmp_path,
+                            strict) == (len(taken), 0, len(resumed))
+    check(program, "Log.Entry", [m for p in taken + resumed for m in mutations(p)],
+          tmp_path, strict=False)

@@ -210,7 +210,9 @@ def test_measured_slot_layouts_are_faster_by_the_slot_tree(profiles, tmp_path):
         assert item.layout.matches(parse(example(layout, pdu, model)))
     missed = [i for i in measured.items if i.miss is not None]
     assert [i.id for i in missed] == [i.id for i in measured.items[3:]]
-    assert all(i.miss > 0 for i in missed)
+    # their messages part from the three more frequent layouts in the variable bindings,
+    # where the tree resumes them: past what they share, cheaper than the general path
+    assert all(i.miss < 0 for i in missed)
     # the door and the tree of all six, compiled as the measured model compiles routines
     files = generate(emitted, {n.id for n in knapsack_items(emitted)}, EmitOptions(
         "f", "f_", encodings=("ber",), fast_layouts=(pdu, tuple(slots))))

@@ -471,7 +471,7 @@ class _Builder:
                 child = children[0] if children else None
                 if child is not None and self.matches(m, child.tlv):
                     children.pop(0)
-                    deepest = max(deepest, self.member(m, child, self.access(lv, m), depth))
+                    deepest = max(deepest, self.sequence_member(t, m, child, lv, depth))
                     self.mark(m, present)
                 else:
                     self.absent(t, m, lv)
@@ -531,6 +531,11 @@ class _Builder:
         if not self.clears_union:
             return body
         return ["asn1h_fp_clear(v, sizeof *v);"] + body
+
+    def sequence_member(self, t: TypeLayout, m: MemberLayout, placed: _Placed, lv: str,
+                        depth: int) -> int:
+        """Member m of SEQUENCE t (whose value is `lv`), present as the TLV `placed`."""
+        return self.member(m, placed, self.access(lv, m), depth)
 
     def owner_members(self, t: TypeLayout) -> list[MemberLayout]:
         owner = self.type_of(self.graph.target(t.node.id).id)
@@ -1172,6 +1177,38 @@ def example(layout: Layout, pdu_id: str, chosen: MessageLayout) -> bytes:
     return bytes(out)
 
 
+class _Resumer(_Builder):
+    """Where a slot-tree miss resumes: the values a layout's leaf stores before the TLV
+    `target`, which starts at `here` and ends with the PDU, then the general decoder for
+    the SEQUENCE member whose TLV `target` is, up to the PDU's end (`function`, which
+    calls asn1h_decode_member).  `resume_depth` stays None when no SEQUENCE member's TLV
+    outside a list's elements is `target` (an element, a SET's member, a tag wrapper's
+    contents): no resuming there."""
+
+    def __init__(self, layout: Layout, root: TypeLayout, prefix: str, target: _Placed,
+                 here: str, function: str):
+        super().__init__(layout, root, prefix)
+        self.target, self.here, self.function = target, here, function
+        self.resume_depth: Optional[int] = None
+        self.in_list = 0                    # inside a list's elements
+
+    def list_(self, t: TypeLayout, placed: _Placed, lv: str, depth: int) -> int:
+        self.in_list += 1
+        depth = super().list_(t, placed, lv, depth)
+        self.in_list -= 1
+        return depth
+
+    def sequence_member(self, t: TypeLayout, m: MemberLayout, placed: _Placed, lv: str,
+                        depth: int) -> int:
+        if placed is not self.target or self.in_list:
+            return super().sequence_member(t, m, placed, lv, depth)
+        owner = self.type_of(self.graph.target(t.node.id).id)
+        self.resume_depth = depth
+        self.body.append(f"if (!{self.function}(&{owner.members_ref}[{m.slot}], &{lv}, "
+                         f"{self.here}, end, {depth}, buf, arena, opts)) goto miss;")
+        return depth
+
+
 @dataclass
 class _Step:
     """A node of the slot layouts' header tree: one TLV header read (`tlv`), the check
@@ -1185,7 +1222,10 @@ class _Step:
                                           # layout through the step
     number: int = 0
     later: list["_Step"] = field(default_factory=list)
-    done: Optional[MessageLayout] = None
+    placed: dict[str, _Placed] = field(default_factory=dict)   # the TLV, by layout key
+    through: dict[str, int] = field(default_factory=dict)      # its index, by layout key
+    excluded: set[bytes] = field(default_factory=set)   # lengths a sibling step fixes
+    done: Optional[str] = None            # the key of the layout complete here
 
 
 class _SlotTree:
@@ -1215,36 +1255,56 @@ class _SlotTree:
                 self.refusals.append((l, "an indefinite length"))
                 chosen.remove(l)
         while True:                 # a layout the value walk refuses leaves the tree
-            self.steps = 0
-            self.start = _Step()
-            self.placed: dict[str, _Placed] = {}
-            for l in chosen:
-                self.add(l)
+            self.exclusive = self._grow(chosen, specialize=True)
+            if not self.exclusive:
+                self._grow(chosen, specialize=False)
             self.leaves: dict[str, _Builder] = {}
-            refused = []
-            for l in chosen:
+            refused = {}
+            for key, (l, _) in self.variants.items():
+                if key not in self.placed:      # a variant another layout's leaf took
+                    continue
                 builder = _Builder(self.layout, self.root, prefix=f"l{len(self.leaves)}_")
                 try:
-                    builder.depth = builder.root_value(self.placed[l.id])
-                    self.leaves[l.id] = builder
+                    builder.depth = builder.root_value(self.placed[key])
+                    self.leaves[key] = builder
                 except Refused as exc:
-                    refused.append((l, str(exc)))
+                    refused.setdefault(l.id, (l, str(exc)))
             if not refused:
                 break
-            self.refusals += refused
-            chosen = [l for l in chosen if l not in [r[0] for r in refused]]
+            self.refusals += refused.values()
+            chosen = [l for l in chosen if l.id not in refused]
         self.chosen = chosen
         self.saves = 0
         self.loads: set[int] = set()        # sizes of the header loads (asn1h_fp_u16...)
         self.lines: list[str] = []
-        self._emit(self.start, "end", [], frozenset(), self.lines, "")
+        self.resumes: list[_Resumer] = []
+        self.final_ends = {"end"}           # ends that are the PDU's
+        self._emit(self.start, "end", [], frozenset(), self.lines, "", "p")
         self.lines.append("return 0;")
 
-    def add(self, chosen: MessageLayout) -> None:
-        """Adds a layout's steps, sharing those it has in common with the tree's."""
+    def _grow(self, chosen: Sequence[MessageLayout], specialize: bool) -> bool:
+        """The tree of the layouts `chosen`, whose branches exclude one another with
+        `specialize`: whether they do (not when that would take more variants than
+        layouts, `_specialize`)."""
+        self.steps = 0
+        self.start = _Step()
+        self.placed: dict[str, _Placed] = {}
+        # a layout's key, or a variant's (the layout with open lengths fixed: TLV indexes
+        # in the order of the encoding, and their length octets)
+        self.variants: dict[str, tuple[MessageLayout, dict[int, bytes]]] = {}
+        for l in chosen:
+            self.variants[l.id] = (l, {})
+            self.add(l.id)
+        return specialize and self._specialize(limit=2 * len(chosen))
+
+    def add(self, key: str) -> None:
+        """Adds a layout's (or a variant's) steps, sharing those it has in common with the
+        tree's."""
+        chosen, fixed = self.variants[key]
         tlv = from_text(chosen.text)
         step = self.start
         top = _Placed(tlv, 0, 0, None, [], "p", "(size_t)(end - p)")
+        index = 0
 
         def follow(match, make) -> "_Step":
             for later in step.later:
@@ -1255,7 +1315,10 @@ class _SlotTree:
             return made
 
         def walk(t: Tlv, end: str, last: bool) -> _Placed:
-            nonlocal step
+            nonlocal step, index
+            index += 1
+            if index - 1 in fixed:
+                t = Tlv(t.identifier, fixed[index - 1], t.children)
             step = follow(lambda s: s.tlv is not None and (s.tlv.identifier, s.tlv.length,
                           s.tlv.children is None) == (t.identifier, t.length, t.children is None),
                           lambda: _Step(tlv=t, number=self._number()))
@@ -1263,6 +1326,8 @@ class _SlotTree:
             k = step.number
             size = length_of(t.length) if t.length else None
             placed = _Placed(t, 0, 0, size, [], f"c{k}", "" if size is not None else f"n{k}")
+            step.placed.setdefault(key, placed)
+            step.through.setdefault(key, index - 1)
             if t.children is not None:
                 placed.children = [walk(child, f"e{k}", i == len(t.children) - 1)
                                    for i, child in enumerate(t.children)]
@@ -1279,8 +1344,42 @@ class _SlotTree:
         top.children = [walk(child, "end", i == len(tlv.children) - 1)
                         for i, child in enumerate(tlv.children)]
         close("end")
-        step.done = chosen
-        self.placed[chosen.id] = top
+        if step.done is None:           # else a variant that a layout's leaf takes alike
+            step.done = key
+            self.placed[key] = top
+
+    def _specialize(self, limit: int) -> bool:
+        """Makes the alternatives of every step exclusive, so that a message fails to be
+        taken where it parts from the layouts and nowhere else: where one layout leaves
+        a length open that a sibling fixes, the layout is also added under the sibling,
+        as a variant with that length fixed, and the open branch takes no length a
+        sibling fixes (`excluded`).  Variants of variants can multiply (X.400's slot
+        layouts, where every member may be open in one and fixed in another): beyond
+        `limit` layouts and variants, False, and the tree keeps its branches that
+        overlap and resumes no miss."""
+        while True:
+            added = False
+            for step in self._all(self.start):
+                tlvs = [s for s in step.later if s.tlv is not None]
+                for open_ in (s for s in tlvs if not s.tlv.length):
+                    for fixed in tlvs:
+                        if not fixed.tlv.length or (fixed.tlv.identifier, fixed.tlv.children
+                                                    is None) != (open_.tlv.identifier,
+                                                                 open_.tlv.children is None):
+                            continue
+                        open_.excluded.add(fixed.tlv.length)
+                        for key, index in list(open_.through.items()):
+                            chosen, lengths = self.variants[key]
+                            variant = f"{key}/{index}:{fixed.tlv.length.hex()}"
+                            if variant not in self.variants:
+                                if len(self.variants) >= limit:
+                                    return False
+                                self.variants[variant] = (
+                                    chosen, {**lengths, index: fixed.tlv.length})
+                                self.add(variant)
+                                added = True
+            if not added:
+                return True
 
     def _number(self) -> int:
         self.steps += 1
@@ -1300,7 +1399,7 @@ class _SlotTree:
                 out.append(f"size_t n{k};")
             if step.tlv.children is not None:
                 out.append(f"const uint8_t *e{k};")
-        for builder in self.leaves.values():
+        for builder in [*self.leaves.values(), *self.resumes]:
             out += builder.locals
         return out
 
@@ -1314,18 +1413,22 @@ class _SlotTree:
         return self.lines
 
     def _emit(self, step: _Step, end: str, ends: list[str], sure: frozenset[str],
-              lines: list[str], indent: str) -> None:
+              lines: list[str], indent: str, here: str) -> None:
         """The step's alternatives, each in a `do { ... } while (0)` that `break` leaves
-        for the next one (q back where it was): a branch that fails deeper tries the
-        others, and when none takes the message, control falls back to the alternative
-        before.  A TLV that is the last of what encloses it in every layout through its
-        step must end where that ends, which its header says: checked there (in place of
-        the bound on its contents), a message with more or fewer elements misses before
-        its contents are read, and the close of the enclosing TLV (in `sure`) tests
-        nothing."""
+        for the next one (q back where it was).  When they exclude one another
+        (`_specialize`), a message none takes is taken by no layout: control falls to
+        where the step resumes the miss, if it does, else back to the step before; when
+        they do not, a branch that fails deeper tries the others, and a message goes to
+        the first layout, in order of frequency, that takes it.  A TLV that is the last
+        of what encloses it in every layout through its step must end where that ends,
+        which its header says: checked there (in place of the bound on its contents), a
+        message with more or fewer elements misses before its contents are read, and the
+        close of the enclosing TLV (in `sure`) tests nothing.  `here` is where the next
+        TLV starts."""
         if step.done is not None:
             self._leaf(step.done, lines, indent)
             return
+        resumer = self._resume_point(step, here) if end in self.final_ends else None
         saved = ""
         if len(step.later) > 1:
             saved = f"s{self.saves}"
@@ -1338,7 +1441,7 @@ class _SlotTree:
             lines.append(f"{indent}do {{")
             if later.top is not None:
                 lines.append(f"{inner}if (buf[0] != 0x{later.top:02x}) break;")
-                self._emit(later, end, ends, sure, lines, inner)
+                self._emit(later, end, ends, sure, lines, inner, here)
             elif later.tlv is not None:
                 t = later.tlv
                 octets = t.identifier + t.length
@@ -1376,21 +1479,65 @@ class _SlotTree:
                               f"{inner}    break;",
                               f"{inner}}}",
                               f"{inner}if ((size_t)({end} - c{k}) {short} n{k}) break;"]
+                    lines += [f"{inner}if (n{k} == {length_of(length)}) break;  /* a sibling's */"
+                              for length in sorted(later.excluded, key=length_of)]
                     n = f"n{k}"
                 if t.children is None:
                     lines.append(f"{inner}q = c{k} + {n};")
-                    self._emit(later, end, ends, inside, lines, inner)
+                    self._emit(later, end, ends, inside, lines, inner, f"c{k} + {n}")
                 else:
                     lines += [f"{inner}e{k} = c{k} + {n};", f"{inner}q = c{k};"]
-                    self._emit(later, f"e{k}", ends + [end], inside, lines, inner)
+                    if later.last and end in self.final_ends:
+                        self.final_ends.add(f"e{k}")
+                    self._emit(later, f"e{k}", ends + [end], inside, lines, inner, f"c{k}")
             else:
                 if later.closes not in sure:
                     lines.append(f"{inner}if (q != {later.closes}) break;")
-                self._emit(later, ends[-1] if ends else "end", ends[:-1], sure, lines, inner)
+                self._emit(later, ends[-1] if ends else "end", ends[:-1], sure, lines, inner,
+                           later.closes)
             lines.append(f"{indent}}} while (0);")
+        if resumer is not None:
+            lines += [indent + line for line in self._resume(resumer)]
 
-    def _leaf(self, chosen: MessageLayout, lines: list[str], indent: str) -> None:
-        builder = self.leaves[chosen.id]
+    def _resume_point(self, step: _Step, here: str) -> Optional["_Resumer"]:
+        """How a miss resumes when the message parts from every layout past `step`, when
+        it does: the TLV at `here` (in the most frequent layout that has one there) is
+        the last of all that encloses it, and a SEQUENCE member's outside any list's
+        element."""
+        later = next((s for s in step.later if s.tlv is not None), None)
+        if later is None or not later.last or not self.exclusive:
+            return None
+        key = next(k for k in later.placed if k in self.placed)    # a leaf's layout
+        resumer = _Resumer(self.layout, self.root, f"r{len(self.resumes)}_",
+                           later.placed[key], here, f"{self.function}_resume")
+        try:
+            resumer.root_value(self.placed[key])
+        except Refused:
+            return None
+        if resumer.resume_depth is None:
+            return None
+        self.resumes.append(resumer)
+        return resumer
+
+    @staticmethod
+    def _resume(resumer: "_Resumer") -> list[str]:
+        """A miss resumed: the value cleared (the general decoder writes into zeros), what
+        the layout's leaf stores before the TLV, then the general decoder from there.  A
+        failure goes back to asn1h_decode's general decoder, which starts over and
+        reports it."""
+        resumer.clears_union = True
+        test = f"asn1h_max_depth(opts) < {resumer.resume_depth}"
+        if resumer.der_miss:
+            test += " || der"
+        return ["/* no layout takes the message: resume where it parts from them */",
+                f"if ({test}) return 0;", "asn1h_arena_save(arena, &mark);",
+                *resumer.stores(),
+                "ASN1H_FAST_PATH_RESUMED();",
+                "return (size_t)(end - buf);     /* the PDU's octets */"]
+
+    def _leaf(self, key: str, lines: list[str], indent: str) -> None:
+        chosen = self.variants[key][0]
+        builder = self.leaves[key]
         lines.append(f"{indent}/* {chosen.id}: {chosen.count} of the profile's messages */")
         test = f"asn1h_max_depth(opts) < {builder.depth}"
         if builder.der_miss:
@@ -1404,11 +1551,12 @@ class _SlotTree:
 
     @property
     def allocates(self) -> bool:
-        return any(b.allocates for b in self.leaves.values())
+        return bool(self.resumes) or any(b.allocates for b in self.leaves.values())
 
     @property
     def misses_late(self) -> bool:
-        return any("goto miss" in line for b in self.leaves.values() for line in b.body)
+        return any("goto miss" in line for b in [*self.leaves.values(), *self.resumes]
+                   for line in b.body)
 
 
 def _all(placed: _Placed) -> list[_Placed]:
@@ -1427,7 +1575,8 @@ def _literal(v: int) -> str:
 def layouts_in(source: str) -> list[str]:
     """The ids of the layouts whose fast paths a generated source holds: each path and
     each leaf of the slot tree names its layout in a comment."""
-    return re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source)
+    return list(dict.fromkeys(
+        re.findall(r"/\* ([0-9a-f]{12}): \d+ of the profile's messages", source)))
 
 
 def name_fast_paths(t: TypeLayout, chosen: Sequence[MessageLayout]) -> None:

@@ -7,10 +7,11 @@
  * Each PDU is decoded by both, as TYPE ("Module.Type"): both must give the same result
  * code, error offset and error path, and a decoded value must DER-encode to the same
  * octets, whichever build's encoder writes the value the general decoder made.  Prints
- * "PDUS HITS ENCODE_HITS" (PDUs that a fast path decoded, counted through
+ * "PDUS HITS ENCODE_HITS RESUMES" (PDUs that a fast path decoded, counted through
  * ASN1H_FAST_PATH_HIT; values that an encoding path wrote, through ASN1H_FAST_ENCODE_HIT,
- * two per PDU: the fast build's own value and the general decoder's) and a line per
- * disagreement; exits 1 on any.
+ * two per PDU: the fast build's own value and the general decoder's; misses that a slot
+ * tree resumed, through ASN1H_FAST_PATH_RESUMED) and a line per disagreement; exits 1 on
+ * any.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@
 #include "general.h"
 #include "fast.h"
 
-unsigned long fast_path_hits, fast_encode_hits;
+unsigned long fast_path_hits, fast_encode_hits, fast_path_resumes;
 
 static uint8_t *read_file(const char *path, size_t *size)
 {
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
         pdus++;
         pos += 4 + len;
     }
-    printf("%lu %lu %lu\n", pdus, fast_path_hits, fast_encode_hits);
+    printf("%lu %lu %lu %lu\n", pdus, fast_path_hits, fast_encode_hits, fast_path_resumes);
     free(data);
     return bad ? 1 : 0;
 }
