@@ -9,10 +9,10 @@ For the real traces of examples/snmp and examples/ldap, and the synthetic X.400 
 trace.  At budgets of 10%, 20% and 40% of the all-compiled cost, the hybrid build is made
 twice with the measured cost model: types only, and with `--layouts auto` (the layouts
 of the profile are knapsack items beside the types, exact and slot ones each in a knapsack
-of their own, the better kept).  Each is measured on the
-second half of the trace: instructions per message inside the decode call and inside the
-DER encode call (callgrind, as bench/fastpaths.py counts them) and linked code bytes
-(generated + runtime, --gc-sections).  Written to bench/layout_budget.csv and to the section "Layouts in the
+of their own, the better kept).  Each is measured on the second half of the trace:
+instructions per message inside the decode call and inside the DER encode call (callgrind,
+as bench/fastpaths.py counts them) and linked code bytes (generated + runtime,
+--gc-sections).  Written to bench/layout_budget.csv and to the section "Layouts in the
 knapsack" of docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -99,8 +99,9 @@ def layout_budget_table(path: Path = CSV) -> List[str]:
              "the types: its exact layouts in one knapsack, its slot layouts in another, "
              "the one that saves more kept (candidates: exact / slot).  Both are measured "
              "on the second half: instructions per message inside the decode call and "
-             "inside the DER encode call (callgrind; the knapsack weighs both), the share of those messages that a chosen "
-             "layout covers, and linked code bytes (generated + runtime, gcc -O2, "
+             "inside the DER encode call (callgrind; the knapsack weighs both), the "
+             "share of those messages that a chosen layout covers, and linked code bytes "
+             "(generated + runtime, gcc -O2, "
              "--gc-sections).", "",
              "| corpus | budget | build | layouts chosen (candidates) | held-out covered | "
              "decode instr/msg | encode instr/msg | code bytes |",

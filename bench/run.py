@@ -41,6 +41,7 @@ RESULTS_CSV = BENCH / "results.csv"
 RESULTS_DOC = REPO / "docs" / "benchmarks.md"
 SIZES_CSV = BENCH / "sizes.csv"            # written by bench/sizes.py
 OBJECTS_CSV = BENCH / "objects.csv"        # likewise
+EXECUTED_CSV = BENCH / "executed.csv"      # likewise
 BER_VS_PER_CSV = BENCH / "ber_vs_per.csv"  # written by bench/ber_vs_per.py
 CSV_COLUMNS = ["benchmark", "implementation", "operation", "instructions_per_message",
                "bytes_per_message", "code_bytes"]
@@ -476,6 +477,29 @@ def size_table(rows: Sequence[dict]) -> List[str]:
     return lines + [""]
 
 
+def executed_table(path: Path = EXECUTED_CSV) -> List[str]:
+    """The section of docs/benchmarks.md on the code the certificate benchmark runs, from
+    bench/executed.csv."""
+    rows = read_rows(path)
+    if not rows:
+        return []
+    lines = ["### Code the certificate benchmark runs", "",
+             "Written by `bench/sizes.py` (`--executed` alone): of the machine code (`.text*`) "
+             "that the certificate program keeps, the octets of the instructions that "
+             "decoding and DER-encoding the Mozilla CA certificates execute, inside the "
+             "measured functions (callgrind `--dump-instr=yes`; each instruction's length "
+             "from `objdump -d`).  The rest is code that the certificates never reach: "
+             "errors and their paths, BER's other forms, strict DER's checks and the kinds "
+             "Certificate does not use.", "",
+             "| build | level | runtime | of which run | generated | of which run |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['build']} | {r['level']} | {int(r['runtime_bytes']):,} | "
+                     f"{int(r['runtime_executed_bytes']):,} | {int(r['generated_bytes']):,} | "
+                     f"{int(r['generated_executed_bytes']):,} |")
+    return lines + [""]
+
+
 def ber_vs_per_table(path: Path = BER_VS_PER_CSV) -> List[str]:
     """The BER-against-PER section of docs/benchmarks.md, from bench/ber_vs_per.csv."""
     rows = read_rows(path)
@@ -553,6 +577,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
                          f" | {code} | {' '.join(refs)} |")
         lines.append("")
     lines += size_table(read_rows(SIZES_CSV))
+    lines += executed_table()
     lines += ber_vs_per_table()
     lines += stream_table()
     lines += layouts_table()

@@ -9,7 +9,9 @@ For each spec, our builds (interpreted-only, compiled-only, hybrid at 10/20/40% 
 code budget) are split into generated code and runtime bytes; Heimdal's template codec and
 asn1c are built beside them where they take the spec.  Whole 3GPP-sized specs (LTE RRC)
 are measured as one object each (`size`), with and without names, and compiled-only with
-gcc's compile time: bench/objects.csv.
+gcc's compile time: bench/objects.csv.  How much of the certificate program's machine code
+its benchmark runs (measure.counts.executed_addresses): bench/executed.csv (`--executed`
+writes it alone).
 """
 from __future__ import annotations
 
@@ -30,7 +32,9 @@ import run  # noqa: E402
 from peers import asn1c, ours  # noqa: E402
 from peers.common import CC, Build, NotApplicable, optimization  # noqa: E402
 
-from asn1c_hybrid.measure.sizes import code_bytes_by_object  # noqa: E402
+from asn1c_hybrid.measure.counts import executed_addresses  # noqa: E402
+from asn1c_hybrid.measure.sizes import (code_bytes_by_object, executed_code_bytes,  # noqa: E402
+                                        instruction_lengths)
 
 SIZES_CSV = run.SIZES_CSV
 OUR_BUILDS = ["interpreted", "compiled", "hybrid-10%", "hybrid-20%", "hybrid-40%"]
@@ -171,13 +175,18 @@ def measure(build: Build, ours_build: bool) -> tuple[int, Optional[int]]:
     for obj, size in code_bytes_by_object(build.map_file.read_text()).items():
         if not build.counts(obj):
             continue
-        name = Path(obj.split("(")[0]).name
-        if (ours_build and name.startswith("asn1h_")) or \
-                (not ours_build and (obj.endswith(")") or "skeletons" in obj)):
+        if _in_runtime(obj, ours_build):
             runtime += size
         else:
             generated += size
     return generated, runtime
+
+
+def _in_runtime(obj: str, ours_build: bool) -> bool:
+    """Whether an object of a build's linker map is its runtime (not generated code)."""
+    if ours_build:
+        return Path(obj.split("(")[0]).name.startswith("asn1h_")
+    return obj.endswith(")") or "skeletons" in obj
 
 
 def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> List[SizeRow]:
@@ -204,6 +213,53 @@ def size_rows(spec: SizeSpec, builds: Sequence[str], level: str, root: Path) -> 
     return rows
 
 
+# ---- Code the certificate benchmark runs ------------------------------------------------
+
+EXECUTED_CSV = run.EXECUTED_CSV
+EXECUTED_BUILDS = ["interpreted", "compiled", "interpreted-der", "heimdal-template"]
+EXECUTED_COLUMNS = ["spec", "build", "level", "runtime_bytes", "runtime_executed_bytes",
+                    "generated_bytes", "generated_executed_bytes"]
+
+
+def executed_rows(level: str, root: Path) -> List[List[str]]:
+    """For the certificate program of each build: the octets of code (.text) kept from its
+    runtime and from its generated code, and of those the octets of the instructions that
+    decoding and DER-encoding the Mozilla CA certificates run (callgrind --dump-instr,
+    inside the measured functions: bench/run.py's).  Code that never runs there is what
+    errors, BER's other forms and other specs' kinds need."""
+    spec = next(s for s in SPECS if s.name == "certificates")
+    builders = spec.builders()
+    corpus = root / "executed" / "certificates.corpus"
+    corpus.parent.mkdir(parents=True, exist_ok=True)
+    corpora.write_framed(corpus, [c.data for c in corpora.mozilla_certificates()])
+    rows = []
+    for build in EXECUTED_BUILDS:
+        directory = root / level.lstrip("-") / spec.name / build
+        try:
+            with optimization(level):
+                made = builders[build](directory)
+        except (NotApplicable, ours.Pending) as error:
+            print(f"certificates {build}: not built ({str(error).splitlines()[0]})")
+            continue
+        executed = set()
+        for operation, function in run.MEASURED_FUNCTION.items():
+            executed |= executed_addresses([str(made.executable), operation, str(corpus), "1"],
+                                           function)
+        lengths = instruction_lengths(made.executable)
+        map_text = made.map_file.read_text()
+        ours_build = build != "heimdal-template"
+        row = [spec.name, build, level]
+        for runtime in (True, False):
+            def part(obj, runtime=runtime):
+                return made.counts(obj) and _in_runtime(obj, ours_build) == runtime
+            row += [str(executed_code_bytes(map_text, lengths, lengths, part)),
+                    str(executed_code_bytes(map_text, lengths, executed, part))]
+        rows.append(row)
+        print(f"certificates {build:17} {level:4} runtime {row[4]} of {row[3]} run, "
+              f"generated {row[6]} of {row[5]}", flush=True)
+    return rows
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--specs", nargs="*", help="only these (default: all)")
@@ -211,8 +267,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--levels", nargs="*", default=[l.lstrip("-") for l in LEVELS],
                         help="optimization levels, without the dash (default: O2 Os)")
     parser.add_argument("--csv", type=Path, default=SIZES_CSV)
+    parser.add_argument("--executed", action="store_true",
+                        help="only the code the certificate benchmark runs: " +
+                        str(EXECUTED_CSV.relative_to(run.REPO)))
     args = parser.parse_args(argv)
     root = corpora.build_dir() / "sizes"
+    if args.executed or not args.specs or "certificates" in args.specs:
+        executed = [row for level in args.levels
+                    for row in executed_rows("-" + level.lstrip("-"), root)]
+        with EXECUTED_CSV.open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(EXECUTED_COLUMNS)
+            writer.writerows(executed)
+        print(f"wrote {EXECUTED_CSV}")
+        if args.executed:
+            return 0
     rows: List[SizeRow] = []
     for spec in SPECS:
         if args.specs and spec.name not in args.specs:

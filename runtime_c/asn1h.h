@@ -422,7 +422,8 @@ typedef struct asn1h_codecs {
                                     const void *value);
     int (*unknown_alternative)(const asn1h_dec *d, const asn1h_type *t, unsigned i,
                                uint32_t tag);
-    /* constraints (asn1h_check.c): whether v is a value the type's record permits */
+    /* constraints (asn1h_check.c): whether v is a value the type's record permits;
+     * asn1h_satisfies_size where asn1h_check decides every record of the spec inline */
     int (*satisfies)(const asn1h_spec *spec, const asn1h_type *t, const void *v);
     /* DEFAULT values (asn1h_encode.c): whether member m holds its default, for the
      * defaults the encoder does not test inline (FALSE, 0, {}) */

@@ -181,21 +181,31 @@ static inline int asn1h_size_within(size_t n, uint64_t low, uint64_t high)
 }
 
 int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+
+/* Whether record c of a list or of a string of one octet per character, one SIZE
+ * interval, holds for v: its length or count, after the pointer (asn1h_bytes, lists). */
+static inline int asn1h_record_size_ok(const asn1h_spec *spec, const asn1h_constraint *c,
+                                       const void *v)
+{
+    const int64_t *b = spec->bounds + 2 * (size_t)c->first;
+    size_t n;
+    memcpy(&n, (const uint8_t *)v + sizeof(void *), sizeof n);
+    return (uint64_t)n >= (uint64_t)b[0] && (uint64_t)n <= (uint64_t)b[1];
+}
 
 /* Whether v satisfies the constraint record of t (asn1h_constrained(t) holds).  The usual
  * constraint, one SIZE interval of a list or of a string of one octet per character, is
- * checked here; the others by asn1h_check.c, through spec->codecs. */
+ * checked here; the others by asn1h_check.c, through spec->codecs.  A spec whose records
+ * are all of the usual kind has asn1h_satisfies_size there, for PER, which asks
+ * spec->codecs directly. */
 static inline int asn1h_check(const asn1h_spec *spec, const asn1h_type *t, const void *v)
 {
     const asn1h_constraint *c = &spec->constraints[t->extra - 1];
     if (c->sizes == 1 && !c->chars && (t->kind == ASN1H_SEQUENCE_OF || t->kind == ASN1H_SET_OF
                                        || (t->kind == ASN1H_BYTES && t->aux != 12
-                                           && t->aux != 28 && t->aux != 30))) {
-        const int64_t *b = spec->bounds + 2 * (size_t)c->first;
-        size_t n;
-        memcpy(&n, (const uint8_t *)v + sizeof(void *), sizeof n);  /* len, count */
-        return (uint64_t)n >= (uint64_t)b[0] && (uint64_t)n <= (uint64_t)b[1];
-    }
+                                           && t->aux != 28 && t->aux != 30)))
+        return asn1h_record_size_ok(spec, c, v);
     if (!c->values && !c->sizes && !c->chars)       /* only what PER encodes */
         return 1;
     return !spec->codecs->satisfies || spec->codecs->satisfies(spec, t, v);

@@ -1,5 +1,6 @@
 /* asn1h_check.c: subtype constraints checked at run time (an optional part: a spec
- * without checkable constraints does not link it).
+ * without checkable constraints does not link it, and one whose constraints asn1h_check
+ * decides inline links asn1h_satisfies_size alone).
  *
  * A type's constraint record (asn1h_constraint) lists intervals of spec->bounds: the
  * permitted INTEGER values, the permitted sizes (characters of a string, bits of a BIT
@@ -86,4 +87,14 @@ int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v)
     default:
         return 1;
     }
+}
+
+/* The checker of a spec each of whose records is one SIZE interval of a list or of a
+ * string of one octet per character, or only what PER encodes (emit/tables.py): BER's
+ * asn1h_check decides those inline, and PER, which asks spec->codecs, gets this rather
+ * than the general checker above. */
+int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+    return !c->sizes || asn1h_record_size_ok(spec, c, v);
 }

@@ -179,8 +179,8 @@ static const uint8_t *received_size(const uint8_t *p, const uint8_t *end, unsign
 
 /* Writes the TLV at *in with DER framing forwards from out, moves *in past it and returns
  * the end of what it wrote.  received_size() has accepted the TLV. */
-static uint8_t *received_write(uint8_t *out, const uint8_t **in, const uint8_t *end,
-                               unsigned depth)
+ASN1H_COLD static uint8_t *received_write(uint8_t *out, const uint8_t **in,
+                                          const uint8_t *end, unsigned depth)
 {
     received h;
     size_t contents;
@@ -292,8 +292,8 @@ static int received_run_size(const uint8_t *p, const uint8_t *end, size_t *size,
 }
 
 /* The TLVs [buf, buf + len), whose DER size is `size`, written with DER framing. */
-ASN1H_NOINLINE static uint8_t *put_reframed(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
-                                            size_t len, size_t size)
+ASN1H_COLD static uint8_t *put_reframed(asn1h_enc *e, uint8_t *p, const uint8_t *buf,
+                                        size_t len, size_t size)
 {
     uint8_t *out;
     const uint8_t *in = buf;

@@ -205,11 +205,87 @@ def test_code_bytes_counts_kept_sections_of_chosen_objects(tmp_path):
     assert counted >= 1000
 
 
-def test_ber_against_per_table_shows_every_row(tmp_path):
-    # by path: fuzz/run.py, which the fuzzing tests import, is also a module called `run`
+CALLGRIND_WITH_INSTRUCTIONS = """\
+# callgrind format
+version: 1
+positions: instr line
+events: Ir
+
+ob=(1) /lib/libc.so.6
+fl=(1) memset.S
+fn=(1) memset
+0x500 10 4
++3 * 2
+
+ob=(2) /build/driver
+fl=(2) main.c
+fn=(2) main
+0x1000 4 1
++4 5 1
+cob=(1)
+cfi=(1)
+cfn=(1)
+calls=1 0x500 10
+* 5 6
++2 6 1
+fn=(3) bench_decode_once
+0x2000 9 3
+-16 9 1
+*
+"""
+
+
+def test_the_executed_instructions_are_read_from_callgrind_s_compressed_lines():
+    executed = callgrind.parse_executed_addresses(CALLGRIND_WITH_INSTRUCTIONS, "driver")
+    # libc's 0x500 and 0x503 are another object's; the call line's cost is the call's
+    # own instruction at 0x1004
+    assert executed == {0x1000, 0x1004, 0x1006, 0x2000, 0x1ff0}
+    assert callgrind.parse_executed_addresses(CALLGRIND_WITH_INSTRUCTIONS, "libc.so.6") \
+        == {0x500, 0x503}
+
+
+@needs_toolchain
+@needs_valgrind
+def test_executed_code_bytes_counts_the_instructions_that_ran(tmp_path):
+    (tmp_path / "impl.c").write_text(
+        "int called(int x) { return x * 3 + 1; }\n"
+        "int never(int x) { return x * x * 7 - 2; }\n")
+    (tmp_path / "main.c").write_text(
+        "int called(int); int never(int);\n"
+        "int main(int c, char **v) { (void)v; return (c > 5 ? never(c) : called(c)) != 4; }\n")
+    for name in ("impl", "main"):
+        subprocess.run(["gcc", "-O2", "-ffunction-sections", "-fdata-sections", "-c",
+                        tmp_path / f"{name}.c", "-o", tmp_path / f"{name}.o"], check=True)
+    map_file, program = tmp_path / "program.map", tmp_path / "program"
+    subprocess.run(["gcc", "-Wl,--gc-sections", f"-Wl,-Map={map_file}", "-o", program,
+                    tmp_path / "main.o", tmp_path / "impl.o"], check=True)
+    impl = str(tmp_path / "impl.o")
+    executed = callgrind.executed_addresses([str(program)], "main")
+    lengths = callgrind.instruction_lengths(program)
+    map_text = map_file.read_text()
+    sizes = subprocess.run(["size", "-A", tmp_path / "impl.o"], capture_output=True,
+                           text=True, check=True).stdout
+    section = {m.group(1): int(m.group(2))
+               for m in re.finditer(r"^(\.\S+)\s+(\d+)", sizes, re.M)}
+    # every instruction of called() ran, none of never()
+    assert callgrind.executed_code_bytes(map_text, lengths, executed,
+                                         lambda obj: obj == impl) == section[".text.called"]
+    # all of the object's code, counted by its instructions, is both functions
+    assert callgrind.executed_code_bytes(map_text, lengths, lengths, lambda obj: obj == impl) \
+        == section[".text.called"] + section[".text.never"]
+
+
+def _bench_run():
+    """bench/run.py, loaded by path: fuzz/run.py, which the fuzzing tests import, is also a
+    module called `run`."""
     loading = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
     run = sys.modules["bench_run"] = importlib.util.module_from_spec(loading)
     loading.loader.exec_module(run)
+    return run
+
+
+def test_ber_against_per_table_shows_every_row(tmp_path):
+    run = _bench_run()
     data = tmp_path / "ber_vs_per.csv"
     data.write_text("corpus,pdus,rules,build,bytes_per_pdu,decode_per_pdu,encode_per_pdu\n"
                     "cam,200,ber,interpreted,129.0,11762,6964\n"
@@ -219,3 +295,17 @@ def test_ber_against_per_table_shows_every_row(tmp_path):
     assert "| cam | 200 | ber | interpreted | 129.0 | 11,762 | 6,964 |" in lines
     assert "| cam | 200 | uper | interpreted | 41.0 | 17,331 | 15,084 |" in lines
     assert run.ber_vs_per_table(tmp_path / "none.csv") == []
+
+
+def test_executed_code_table_shows_every_row(tmp_path):
+    run = _bench_run()
+    data = tmp_path / "executed.csv"
+    data.write_text("spec,build,level,runtime_bytes,runtime_executed_bytes,generated_bytes,"
+                    "generated_executed_bytes\n"
+                    "certificates,interpreted,-O2,25439,9165,0,0\n"
+                    "certificates,compiled,-Os,20459,4534,9756,5630\n")
+    lines = run.executed_table(data)
+    assert lines[0] == "### Code the certificate benchmark runs"
+    assert "| interpreted | -O2 | 25,439 | 9,165 | 0 | 0 |" in lines
+    assert "| compiled | -Os | 20,459 | 4,534 | 9,756 | 5,630 |" in lines
+    assert run.executed_table(tmp_path / "none.csv") == []

@@ -3,13 +3,15 @@
 The tables reach each part through the spec's `asn1h_codecs` (docs/runtime.md), so a
 program linked with --gc-sections (as docs/benchmarks.md measures code) keeps only the
 parts its types use: SET contents, times, REAL, unknown extensions, values kept as received
-(an ANY), open types resolved through their tables, the general test of a DEFAULT value.  Each spec below needs some of them,
-or none; its converter keeps exactly those, and still round-trips a value.
+(an ANY), open types resolved through their tables, the general test of a DEFAULT value,
+the general constraint checker.  Each spec below needs some of them, or none; its
+converter keeps exactly those, and still round-trips a value.
 """
 from __future__ import annotations
 
 import subprocess
 
+import asn1tools
 import pytest
 
 import cbuild
@@ -261,3 +263,89 @@ def test_der_leaves_out_defaults_and_links_the_general_test_only_when_needed(
         main.write_text(ZERO_BIG_MAIN)
         written = cbuild.build_program(out, "spec", main, flags=FLAGS, program="zero").run()
         assert written.stdout.decode() == tlv(0x30, bytes.fromhex("020105")).hex()
+
+
+# Constraints that asn1h_check (asn1h_ber.h) decides inline, one SIZE interval of a list or
+# of an octet string, need no general checker (asn1h_check.c's asn1h_satisfies, the "check"
+# part): BER decodes and encodes without it, PER with asn1h_satisfies_size, and all refuse
+# values outside them.  A list's lower bound alone is not PER-visible: PER writes its
+# length as if unconstrained, and the decoder checks it.
+CHECKED = ("SEQUENCE {{ l SEQUENCE SIZE ({lb}..MAX) OF INTEGER, s OCTET STRING (SIZE (1..4)),"
+           " {more}n INTEGER }}")
+GENERAL_CHECKS = {"inline": "", "range": "r INTEGER (0..7), ",
+                  "utf8": "u UTF8String (SIZE (1..2)), "}
+INPUT = {"der": "ber", "uper": "uper"}   # the converter reads DER as BER
+CHECKED_VALUES = {"inline": {}, "range": {"r": 3}, "utf8": {"u": "é"}}
+CONSTRAINT_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "spec.h"
+static void encode_both(const T *value)
+{
+    static uint8_t out[64];
+    asn1h_error err;
+    size_t len;
+    printf("%d %d\n", (int)asn1h_encode(&T_type, value, out, sizeof out, &len, &err),
+           (int)spec_encode_per(&T_type, value, ASN1H_UPER, out, sizeof out, &len, &err));
+}
+int main(void)
+{
+    static asn1h_int item;
+    T value;
+    printf("%d\n", (int)ASN1H_ERR_CONSTRAINT);
+    memset(&value, 0, sizeof value);
+    value.s.buf = (const uint8_t *)"abcde";
+    value.s.len = 2;
+    value.n.v = 5;
+    encode_both(&value);            /* no element */
+    value.l.items = &item;
+    value.l.count = 1;
+    value.s.len = 5;
+    encode_both(&value);            /* five octets */
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", sorted(GENERAL_CHECKS))
+def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name):
+    def spec_text(lb: int, more: str) -> str:
+        return (f"Parts DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
+                f"T ::= {CHECKED.format(lb=lb, more=more)}\nEND\n")
+    more = GENERAL_CHECKS[name]
+    spec = tmp_path / "parts.asn"
+    spec.write_text(spec_text(1, more))
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
+                          "--mode", mode)
+    program = cbuild.build_program(out, "spec", flags=FLAGS)
+    symbols = {line.split()[-1] for line in subprocess.run(
+        ["nm", str(program.program)], capture_output=True, text=True,
+        check=True).stdout.splitlines()}
+    # the general checker, or (for PER, which asks spec->codecs) the size check alone
+    assert ("asn1h_satisfies" in symbols) == (name != "inline")
+    assert ("asn1h_satisfies_size" in symbols) == (name == "inline")
+    # asn1tools, with the list's lower bound 0, writes the values; ours refuses the empty
+    # list and the five octets, in DER and in UPER
+    relaxed = {rule: asn1tools.compile_string(spec_text(0, more), rule)
+               for rule in ("der", "uper")}
+    extra = CHECKED_VALUES[name]
+    good = {"l": [7], "s": b"ab", "n": 5, **extra}
+    for rule in ("der", "uper"):
+        data = relaxed[rule].encode("T", good)
+        run = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-", input=data)
+        assert run.stdout == data
+        # in UPER, SIZE (1..4) is PER's to decide: it writes the length in two bits
+        for member, bad in (("l", []), ("s", b"abcde"))[:2 if rule == "der" else 1]:
+            data = relaxed[rule].encode("T", {**good, member: bad})
+            refused = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-",
+                                  input=data,
+                                  check=False)
+            assert refused.returncode != 0
+            assert f": Parts.T.{member}: value out of range" in refused.stderr.decode()
+    main = tmp_path / "encode.c"
+    main.write_text(CONSTRAINT_MAIN)
+    encoded = cbuild.build_program(out, "spec", main, flags=FLAGS, program="encode").run()
+    lines = encoded.stdout.decode().split("\n")
+    # each value refused by the BER and the PER encoder, with ASN1H_ERR_CONSTRAINT
+    assert lines[1:] == [f"{lines[0]} {lines[0]}"] * 2 + [""]

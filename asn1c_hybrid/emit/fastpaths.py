@@ -114,6 +114,12 @@ class FastPath:
     encoder: Optional["EncodePath"] = None     # None: the layout has no encoding path
 
     @property
+    def gives_up(self) -> str:
+        """The test before the path's stores that leaves the message to the general
+        decoder (`_gives_up`)."""
+        return _gives_up(self.depth, self.der_miss)
+
+    @property
     def consumed(self) -> int:
         """The PDU's octets, header and contents: what the path returns on a hit."""
         tlv = from_text(self.layout.text)
@@ -887,6 +893,13 @@ class _Builder:
                         bytes(mask))
 
 
+def _gives_up(depth: int, der_miss: bool) -> str:
+    """The C test by which a path that reached its stores leaves the message to the
+    general decoder all the same: the PDU nests deeper than the options allow, or
+    (`der_miss`) strict DER, whose rule the layout breaks."""
+    return f"asn1h_max_depth(opts) < {depth}" + (" || der" if der_miss else "")
+
+
 def _longer_form(n: int, der: bool) -> str:
     """The test that gives up an INTEGER x of n octets not in its shortest form (the
     first nine bits equal): in every mode, or (`der`) in strict DER alone."""
@@ -1189,6 +1202,7 @@ class _Resumer(_Builder):
                  here: str, function: str):
         super().__init__(layout, root, prefix)
         self.target, self.here, self.function = target, here, function
+        self.clears_union = True            # the miss clears the value before its stores
         self.resume_depth: Optional[int] = None
         self.in_list = 0                    # inside a list's elements
 
@@ -1222,8 +1236,9 @@ class _Step:
                                           # layout through the step
     number: int = 0
     later: list["_Step"] = field(default_factory=list)
-    placed: dict[str, _Placed] = field(default_factory=dict)   # the TLV, by layout key
-    through: dict[str, int] = field(default_factory=dict)      # its index, by layout key
+    # by the key of each layout through the step: its TLV here, and the TLV's index in
+    # the order of the encoding
+    placed: dict[str, tuple[_Placed, int]] = field(default_factory=dict)
     excluded: set[bytes] = field(default_factory=set)   # lengths a sibling step fixes
     done: Optional[str] = None            # the key of the layout complete here
 
@@ -1326,8 +1341,7 @@ class _SlotTree:
             k = step.number
             size = length_of(t.length) if t.length else None
             placed = _Placed(t, 0, 0, size, [], f"c{k}", "" if size is not None else f"n{k}")
-            step.placed.setdefault(key, placed)
-            step.through.setdefault(key, index - 1)
+            step.placed.setdefault(key, (placed, index - 1))
             if t.children is not None:
                 placed.children = [walk(child, f"e{k}", i == len(t.children) - 1)
                                    for i, child in enumerate(t.children)]
@@ -1368,7 +1382,7 @@ class _SlotTree:
                                                                  open_.tlv.children is None):
                             continue
                         open_.excluded.add(fixed.tlv.length)
-                        for key, index in list(open_.through.items()):
+                        for key, (_, index) in list(open_.placed.items()):
                             chosen, lengths = self.variants[key]
                             variant = f"{key}/{index}:{fixed.tlv.length.hex()}"
                             if variant not in self.variants:
@@ -1509,7 +1523,7 @@ class _SlotTree:
             return None
         key = next(k for k in later.placed if k in self.placed)    # a leaf's layout
         resumer = _Resumer(self.layout, self.root, f"r{len(self.resumes)}_",
-                           later.placed[key], here, f"{self.function}_resume")
+                           later.placed[key][0], here, f"{self.function}_resume")
         try:
             resumer.root_value(self.placed[key])
         except Refused:
@@ -1525,12 +1539,9 @@ class _SlotTree:
         the layout's leaf stores before the TLV, then the general decoder from there.  A
         failure goes back to asn1h_decode's general decoder, which starts over and
         reports it."""
-        resumer.clears_union = True
-        test = f"asn1h_max_depth(opts) < {resumer.resume_depth}"
-        if resumer.der_miss:
-            test += " || der"
         return ["/* no layout takes the message: resume where it parts from them */",
-                f"if ({test}) return 0;", "asn1h_arena_save(arena, &mark);",
+                f"if ({_gives_up(resumer.resume_depth, resumer.der_miss)}) return 0;",
+                "asn1h_arena_save(arena, &mark);",
                 *resumer.stores(),
                 "ASN1H_FAST_PATH_RESUMED();",
                 "return (size_t)(end - buf);     /* the PDU's octets */"]
@@ -1539,10 +1550,7 @@ class _SlotTree:
         chosen = self.variants[key][0]
         builder = self.leaves[key]
         lines.append(f"{indent}/* {chosen.id}: {chosen.count} of the profile's messages */")
-        test = f"asn1h_max_depth(opts) < {builder.depth}"
-        if builder.der_miss:
-            test += " || der"
-        lines.append(f"{indent}if ({test}) return 0;")
+        lines.append(f"{indent}if ({_gives_up(builder.depth, builder.der_miss)}) return 0;")
         if self.allocates:                  # the miss label rolls back to it
             lines.append(f"{indent}asn1h_arena_save(arena, &mark);")
         lines += [indent + line for line in builder.stores()]

@@ -107,15 +107,29 @@ class Tables:
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
     # "time", "received", "open_types", "extensions", "set_extensions",
-    # "choice_extensions", "check", "ber_forms", "defaults" (source.c.j2)
+    # "choice_extensions", "check" (or "size_check", which it makes unneeded), "ber_forms",
+    # "defaults" (source.c.j2)
 
 
-PER_CODECS = {"real", "check", "defaults"}  # the parts asn1h_per.c reaches (asn1h_codecs)
+PER_CODECS = {"real", "check", "size_check", "defaults"}  # the parts asn1h_per.c reaches
+                                                         # (asn1h_codecs)
 # the kinds whose zero DEFAULT the encoder tests inline, without the "defaults" part
 ZERO_TESTED_INLINE = {"ASN1H_BOOLEAN", "ASN1H_INTEGER", "ASN1H_ENUMERATED",
                       "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF"}
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
                              # char[rows][ROW], each row one literal, names never across rows
+
+
+def _checked_inline(kind: str, t: TypeLayout, check: Optional[RuntimeCheck]) -> bool:
+    """Whether asn1h_check (asn1h_ber.h) decides the constraint record of t without the
+    general checker (asn1h_check.c): nothing to check beyond what PER encodes, or one SIZE
+    interval of a list or of a string of one octet per character.  A spec whose records
+    are all such needs only asn1h_satisfies_size, for PER (the "size_check" part)."""
+    if not check:
+        return True
+    return (len(check.sizes) == 1 and not check.chars and not check.values
+            and (kind in ("ASN1H_SEQUENCE_OF", "ASN1H_SET_OF")
+                 or (kind == "ASN1H_BYTES" and t.universal not in (12, 28, 30))))
 
 
 def _rows(items: dict[str, bytes], shifts=range(0, 5)) -> tuple[int, dict[str, int],
@@ -504,7 +518,7 @@ class _Builder:
             self.t.codecs.add("real")
         if t.check or t.per:
             entry.extra = self.constraint_record(t.check or RuntimeCheck(), t.per) + 1
-            self.t.codecs.add("check")
+            self.t.codecs.add("size_check" if _checked_inline(kind, t, t.check) else "check")
         if kind == "ASN1H_OPEN" or t.open_entries:
             self.t.codecs.add("received")
         if t.open_entries:

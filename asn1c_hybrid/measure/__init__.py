@@ -20,6 +20,12 @@ Code size
     .rodata or .data: machine code, constant tables and initialised data (descriptors and
     interpreter tables are part of an implementation's size).  Not counted: the driver,
     libc and libgcc, .bss, unwind tables (.eh_frame) and debug information.
+
+Code that runs
+    Callgrind with --dump-instr=yes lists the addresses of the instructions executed inside
+    the measured function; objdump gives each instruction's length.  Their sum over an
+    implementation's kept .text sections is the code a benchmark runs, beside the code it
+    keeps (counts.executed_addresses, sizes.executed_code_bytes).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Set
 
 from ..errors import MeasurementError
 
@@ -35,15 +35,17 @@ def parse_callgrind_total(text: str) -> int:
 
 
 def run_callgrind(argv: Sequence[str], functions: Sequence[str], *,
-                  cwd: Optional[Path] = None, timeout: float = 3600) -> tuple[str, str]:
-    """Runs argv under callgrind, collecting only while one of `functions` is on the
-    stack.  Returns (callgrind output file text, the program's standard output)."""
+                  cwd: Optional[Path] = None, timeout: float = 3600,
+                  options: Sequence[str] = ()) -> tuple[str, str]:
+    """Runs argv under callgrind (with its `options` too), collecting only while one of
+    `functions` is on the stack.  Returns (callgrind output file text, the program's
+    standard output)."""
     if shutil.which(VALGRIND) is None:
         raise MeasurementError("valgrind is not installed")
     with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
         out = Path(tmp) / "callgrind.out"
         command = [VALGRIND, "--tool=callgrind", "--collect-atstart=no",
-                   *[f"--toggle-collect={f}" for f in functions],
+                   *[f"--toggle-collect={f}" for f in functions], *options,
                    f"--callgrind-out-file={out}", "--", *argv]
         result = subprocess.run(command, cwd=cwd, capture_output=True, text=True,
                                 errors="replace", timeout=timeout)   # it may write binary
@@ -110,3 +112,43 @@ def inclusive_instructions(callgrind_file: Path, function: str) -> int:
         if match:
             return int(match.group(1).replace(",", ""))
     return 0
+
+
+def executed_addresses(argv: Sequence[str], function: str, *, cwd: Optional[Path] = None,
+                       timeout: float = 3600) -> Set[int]:
+    """The addresses of the instructions of argv[0] (not of the libraries it calls) that ran
+    while `function` was on the stack: callgrind with --dump-instr=yes."""
+    text, _ = run_callgrind(argv, [function], cwd=cwd, timeout=timeout,
+                            options=["--dump-instr=yes"])
+    return parse_executed_addresses(text, Path(argv[0]).name)
+
+
+def parse_executed_addresses(text: str, executable_name: str) -> Set[int]:
+    """The instruction addresses with a cost in a callgrind file made with --dump-instr=yes,
+    inside the object whose file name is executable_name.  The format compresses: a name is
+    given once as `(id) name` and later as `(id)`; an address is written in full (0x...),
+    relative to the previous one (+n, -n), or as the same (*)."""
+    seen: Set[int] = set()
+    objects: Dict[str, str] = {}
+    current = ""
+    address = 0
+    for line in text.splitlines():
+        if line.startswith(("ob=", "cob=")):
+            match = re.match(r"c?ob=\((\d+)\)(?: (.*))?$", line)
+            if not match:
+                raise MeasurementError(f"unexpected callgrind line: {line!r}")
+            if match.group(2):
+                objects[match.group(1)] = match.group(2)
+            if line.startswith("ob="):
+                current = Path(objects[match.group(1)]).name
+            continue
+        if not line or line[0] not in "0+-*":
+            continue                        # other names, calls=, headers, totals
+        position = line.split()[0]
+        if position.startswith("0x"):
+            address = int(position, 16)
+        elif position[0] in "+-":
+            address += int(position)
+        if current == executable_name:
+            seen.add(address)
+    return seen
