@@ -329,8 +329,7 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
     # list and the five octets, in DER and in UPER
     relaxed = {rule: asn1tools.compile_string(spec_text(0, more), rule)
                for rule in ("der", "uper")}
-    extra = CHECKED_VALUES[name]
-    good = {"l": [7], "s": b"ab", "n": 5, **extra}
+    good = {"l": [7], "s": b"ab", "n": 5, **CHECKED_VALUES[name]}
     for rule in ("der", "uper"):
         data = relaxed[rule].encode("T", good)
         run = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-", input=data)
@@ -339,8 +338,7 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
         for member, bad in (("l", []), ("s", b"abcde"))[:2 if rule == "der" else 1]:
             data = relaxed[rule].encode("T", {**good, member: bad})
             refused = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-",
-                                  input=data,
-                                  check=False)
+                                  input=data, check=False)
             assert refused.returncode != 0
             assert f": Parts.T.{member}: value out of range" in refused.stderr.decode()
     main = tmp_path / "encode.c"
