@@ -30,7 +30,8 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The benchmark suite against asn1c, Heimdal and OpenSSL: bench/sizes.csv (code size of every
-# build, -O2 and -Os), bench/results.csv (instructions), bench/stream.csv (streams, walks,
+# build, -O2 and -Os; bench/executed.csv, the certificate program's code that its benchmark
+# runs), bench/results.csv (instructions), bench/stream.csv (streams, walks,
 # fused passes; an SNMP corpus when net-snmp is installed), docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) bench/sizes.py
