@@ -543,9 +543,12 @@ class _Builder:
         """Member m of SEQUENCE t (whose value is `lv`), present as the TLV `placed`."""
         return self.member(m, placed, self.access(lv, m), depth)
 
+    def owner(self, t: TypeLayout) -> TypeLayout:
+        """The layout owning t's members: itself, or the type an alias names."""
+        return self.type_of(self.graph.target(t.node.id).id)
+
     def owner_members(self, t: TypeLayout) -> list[MemberLayout]:
-        owner = self.type_of(self.graph.target(t.node.id).id)
-        return owner.members
+        return self.owner(t).members
 
     @staticmethod
     def access(lv: str, m: MemberLayout) -> str:
@@ -975,7 +978,7 @@ class _Encoder(_Builder):
         self.writes: list[str] = []
 
     def presence(self, t: TypeLayout, lv: str, present: dict[int, int]) -> None:
-        owner = self.type_of(self.graph.target(t.node.id).id)
+        owner = self.owner(t)
         bits = [m.bit for m in owner.members if m.bit is not None]
         for k in range(max(bits) // 8 + 1 if bits else 0):
             self.body.append(f"if ({lv}.present_[{k}] != 0x{present.get(k, 0):02x}) "
@@ -1216,7 +1219,7 @@ class _Resumer(_Builder):
                         depth: int) -> int:
         if placed is not self.target or self.in_list:
             return super().sequence_member(t, m, placed, lv, depth)
-        owner = self.type_of(self.graph.target(t.node.id).id)
+        owner = self.owner(t)
         self.resume_depth = depth
         self.body.append(f"if (!{self.function}(&{owner.members_ref}[{m.slot}], &{lv}, "
                          f"{self.here}, end, {depth}, buf, arena, opts)) goto miss;")
