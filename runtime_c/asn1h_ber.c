@@ -138,13 +138,14 @@ static int raw_tl(const uint8_t *p, const uint8_t *end, const uint8_t **contents
 /* Walks the values in [p, end), up to an end-of-contents when `indefinite`: 1 when `at`
  * lies in the contents of a definite-length value that [p, end) holds whole, 0 when it
  * does not, -1 when it lies beyond what was walked (*next: where the walk stopped). */
-static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefinite,
-                              const uint8_t *at, unsigned depth, const uint8_t **next)
+ASN1H_COLD static int enclosing_definite(const uint8_t *p, const uint8_t *end, int indefinite,
+                                         const uint8_t *at, unsigned depth,
+                                         const uint8_t **next)
 {
     while (p < end) {
-        const uint8_t *contents;
-        size_t len;
-        int open, found;
+        const uint8_t *contents = NULL;     /* set by raw_tl; gcc's size build cannot tell */
+        size_t len = 0;
+        int open = 0, found;
         if (indefinite && end - p >= 2 && p[0] == 0 && p[1] == 0) {
             *next = p + 2;
             return -1;

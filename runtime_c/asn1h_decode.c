@@ -45,14 +45,14 @@ static unsigned member_tags(const asn1h_dec *d, const asn1h_member *m, uint32_t 
 {
     const asn1h_type *t = asn1h_member_type(d->types, m);
     const uint32_t *own;
-    unsigned n = asn1h_type_tags(d->spec, t, buf + 1, &own), skip;
+    unsigned n = asn1h_type_tags(d->spec, t, buf + 1, &own), skip, i;
     if (!(m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))) {
         *tags = own;
         return n;
     }
     skip = (m->flags & ASN1H_M_IMPLICIT) ? 1u : 0u;
-    if (n > skip && own != buf + 1)         /* a single own tag is in buf[1] already */
-        memcpy(buf + 1, own + skip, (n - skip) * sizeof *buf);
+    for (i = skip; i < n; i++)              /* forwards: own may be buf + 1 (one own tag) */
+        buf[1 + i - skip] = own[i];
     buf[0] = asn1h_member_tag(d->spec, m);
     *tags = buf;
     return n - skip + 1;
@@ -118,11 +118,29 @@ const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint
     return decode_tagged(d, t, tags, ntags, p, end, v);
 }
 
-const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
-                                   const uint8_t *end, void *base)
+/* Member m of a type with a list of tags, with a long tag, or stored through a pointer:
+ * out of line, so that the usual member's path below keeps a small stack frame. */
+ASN1H_NOINLINE static const uint8_t *decode_other_tags(asn1h_dec *d, const asn1h_member *m,
+                                                       const asn1h_type *t, const uint8_t *p,
+                                                       const uint8_t *end, void *v)
 {
     uint32_t buf[ASN1H_MAX_TAGS + 1];
     const uint32_t *tags;
+    unsigned ntags = member_tags(d, m, buf, &tags);
+    if (m->flags & ASN1H_M_POINTER) {
+        void *target = asn1h_arena_alloc(d->arena, t->size);
+        if (!target)
+            return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
+        memcpy(v, &target, sizeof target);
+        v = target;
+    }
+    return decode_tagged(d, t, tags, ntags, p, end, v);
+}
+
+const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const uint8_t *p,
+                                   const uint8_t *end, void *base)
+{
+    uint32_t buf[2];
     unsigned ntags;
     const asn1h_type *t = asn1h_member_type(d->types, m);
     void *v = (uint8_t *)base + m->offset;
@@ -135,15 +153,7 @@ const uint8_t *asn1h_decode_member(asn1h_dec *d, const asn1h_member *m, const ui
             buf[ntags++] = ASN1H_UNPACK_TAG((m->flags & ASN1H_M_IMPLICIT) ? m->tag : t->tag);
         return decode_tagged(d, t, buf, ntags, p, end, v);
     }
-    ntags = member_tags(d, m, buf, &tags);
-    if (m->flags & ASN1H_M_POINTER) {
-        void *target = asn1h_arena_alloc(d->arena, t->size);
-        if (!target)
-            return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
-        memcpy(v, &target, sizeof target);
-        v = target;
-    }
-    return decode_tagged(d, t, tags, ntags, p, end, v);
+    return decode_other_tags(d, m, t, p, end, v);
 }
 
 ASN1H_INLINE int member_matches(const asn1h_dec *d, const asn1h_member *m, uint32_t tag)
