@@ -27,7 +27,8 @@ sys.path.insert(0, str(BENCH))
 
 import callgrind  # noqa: E402
 import corpora  # noqa: E402
-from asn1c_hybrid.measure import RUNTIME_CFLAGS  # noqa: E402
+from asn1c_hybrid.measure import (  # noqa: E402
+    RUNTIME_BLOCK_CFLAGS, RUNTIME_BLOCK_EXCEPT, RUNTIME_CFLAGS)
 from peers import asn1c, heimdal, openssl, ours  # noqa: E402
 from peers.common import CC, CFLAGS, LDFLAGS, Build, NotApplicable  # noqa: E402
 from rows import read_rows  # noqa: E402
@@ -404,8 +405,9 @@ METHOD = """\
   unwind tables and debug information.  Prebuilt libraries are kept or dropped per member
   (they were not built with `-ffunction-sections`).
 - **Build**: `{cc} {cflags}`, linked with `{ldflags}`, for every implementation and the
-  driver; our runtime's sources also take `{runtime_cflags}`, as our CMake function and Make
-  fragment give them by default (docs/build-integration.md, "Optimization flags").
+  driver; our runtime's sources also take `{runtime_cflags}`, and all but `{block_except}`
+  `{block_cflags}`, as our CMake function and Make fragment give them by default
+  (docs/build-integration.md, "Optimization flags").
   Debian's prebuilt `libasn1.a` and `libcrypto.a` are used as Debian built them.
 - **Checks** before counting: every message must decode, and the DER re-encoding of each
   is compared with the expected DER (a difference is noted in the table).
@@ -587,7 +589,9 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
         lines += ["## Notes", ""] + [f"{i}. {note}" for i, note in enumerate(notes, 1)] + [""]
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),
                                               ldflags=" ".join(LDFLAGS),
-                                              runtime_cflags=" ".join(RUNTIME_CFLAGS))]
+                                              runtime_cflags=" ".join(RUNTIME_CFLAGS),
+                                              block_except=RUNTIME_BLOCK_EXCEPT,
+                                              block_cflags=" ".join(RUNTIME_BLOCK_CFLAGS))]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
 

@@ -540,14 +540,13 @@ const uint8_t *asn1h_int_octets(const asn1h_type *t, const void *v, uint8_t scra
 
 const asn1h_default *asn1h_default_of(const asn1h_spec *spec, const asn1h_member *m)
 {
-    unsigned index = (unsigned)(m - spec->members), lo = 0, hi = spec->ndefaults;
-    while (lo < hi) {                       /* sorted by member index */
-        unsigned mid = (lo + hi) / 2;
-        if (spec->defaults[mid].member < index)
-            lo = mid + 1;
-        else
-            hi = mid;
+    unsigned index = (unsigned)(m - spec->members), n = spec->ndefaults;
+    const asn1h_default *d = spec->defaults;
+    while (n > 1) {                         /* sorted by member index: the last <= index */
+        unsigned half = n / 2;
+        if (d[half].member <= index)
+            d += half;
+        n -= half;
     }
-    return lo < spec->ndefaults && spec->defaults[lo].member == index
-           ? &spec->defaults[lo] : NULL;
+    return n && d->member == index ? d : NULL;
 }

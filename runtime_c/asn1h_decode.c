@@ -211,6 +211,18 @@ ASN1H_INLINE const uint8_t *decode_read_member(asn1h_dec *d, const asn1h_member 
     return decode_other_member(d, m, at, end, form, c, content_end, base);
 }
 
+/* A decoded value of a constrained type (asn1h_check.c): refused unless it satisfies
+ * the constraint, or the caller asked for none to be checked. */
+ASN1H_NOINLINE static const uint8_t *check_decoded(asn1h_dec *d, const asn1h_type *t,
+                                                   const uint8_t *at, const uint8_t *q,
+                                                   const void *v)
+{
+    if (!q || (d->flags & ASN1H_SKIP_CONSTRAINTS) || !asn1h_constrained(t)
+        || asn1h_check(d->spec, t, v))
+        return q;
+    return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, at);
+}
+
 /* ---- Primitive contents -------------------------------------------------------------- */
 
 static const uint8_t *require_primitive(asn1h_dec *d, const uint8_t *p, unsigned form)
@@ -223,8 +235,8 @@ static const uint8_t *require_primitive(asn1h_dec *d, const uint8_t *p, unsigned
 static const uint8_t *dec_boolean(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned form, bool *v)
 {
-    if (!require_primitive(d, p, form))
-        return NULL;
+    if (form & ASN1H_FORM_CONSTRUCTED)      /* not require_primitive: this fails by a tail call */
+        return asn1h_fail(d, ASN1H_ERR_FORM, p);
     if (end - p != 1)
         return asn1h_fail(d, ASN1H_ERR_VALUE, p);
     if ((d->flags & ASN1H_DER) && p[0] != 0 && p[0] != 0xFF)
@@ -236,8 +248,8 @@ static const uint8_t *dec_boolean(asn1h_dec *d, const uint8_t *p, const uint8_t 
 static const uint8_t *dec_null(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form)
 {
-    if (!require_primitive(d, p, form))
-        return NULL;
+    if (form & ASN1H_FORM_CONSTRUCTED)
+        return asn1h_fail(d, ASN1H_ERR_FORM, p);
     if (p != end)
         return asn1h_fail(d, ASN1H_ERR_VALUE, p);
     return end;
@@ -331,7 +343,9 @@ ASN1H_NOINLINE const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t,
 static const uint8_t *dec_integer(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                   const uint8_t *end, unsigned form, void *v)
 {
-    return require_primitive(d, p, form) ? asn1h_dec_int(d, t, p, end, v) : NULL;
+    if (form & ASN1H_FORM_CONSTRUCTED)
+        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    return asn1h_dec_int(d, t, p, end, v);
 }
 
 ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t,
@@ -453,12 +467,14 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
 {
     if (form & ASN1H_FORM_CONSTRUCTED) {
         asn1h_bytes joined;
-        if (!(p = dec_constructed_string(d, p, end, form, ASN1H_TAG(ASN1H_UNIVERSAL, 3),
-                                         &joined, &v->unused)))
+        const uint8_t *q = dec_constructed_string(d, p, end, form,
+                                                  ASN1H_TAG(ASN1H_UNIVERSAL, 3), &joined,
+                                                  &v->unused);
+        if (!q)
             return NULL;
         v->buf = joined.buf;
         v->len = joined.len;
-        return p;
+        return check_decoded(d, t, p, q, v);
     }
     if (p == end || p[0] > 7 || (p[0] && end - p == 1))
         return asn1h_fail(d, ASN1H_ERR_VALUE, p);
@@ -472,6 +488,8 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
     v->unused = p[0];
     v->buf = p + 1;
     v->len = (size_t)(end - p - 1);
+    if (ASN1H_UNLIKELY(t->extra))
+        return check_decoded(d, t, p, end, v);
     return end;
 }
 
@@ -811,7 +829,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
     const asn1h_member *element = &d->spec->members[t->first];
     const asn1h_type *et = asn1h_member_type(d->types, element);
     size_t count = 0, i, size = et->size;
-    const uint8_t *q = p, *previous = NULL;
+    const uint8_t *q = p, *previous = NULL, *contents = p;
     uint32_t first = element->tag ? asn1h_member_tag(d->spec, element) : 0;
     uint8_t *items;
 
@@ -827,7 +845,8 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
     if (count == 0) {
         asn1h_array_set(v, NULL, 0);
         ASN1H_LEAVE(d);
-        return asn1h_close(d, q, end, form);
+        q = asn1h_close(d, q, end, form);
+        return ASN1H_UNLIKELY(t->extra) ? check_decoded(d, t, contents, q, v) : q;
     }
     if (element->flags & ASN1H_M_POINTER)
         size = sizeof(void *);
@@ -861,7 +880,8 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
         }
     }
     ASN1H_LEAVE(d);
-    return asn1h_close(d, p, end, form);
+    q = asn1h_close(d, p, end, form);
+    return ASN1H_UNLIKELY(t->extra) ? check_decoded(d, t, contents, q, v) : q;
 }
 
 const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -870,20 +890,20 @@ const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *t, const ui
     return decode_contents(d, t, p, end, form, v);
 }
 
-/* A decoded value of a constrained type (asn1h_check.c): refused unless it satisfies
- * the constraint, or the caller asked for none to be checked. */
-ASN1H_NOINLINE static const uint8_t *check_decoded(asn1h_dec *d, const asn1h_type *t,
-                                                   const uint8_t *at, const uint8_t *q,
-                                                   const void *v)
+/* An INTEGER or a string of a type with a constraint record: decoded, then checked (BIT
+ * STRING and the lists check their own at their end). */
+ASN1H_NOINLINE static const uint8_t *dec_constrained(asn1h_dec *d, const asn1h_type *t,
+                                                     const uint8_t *p, const uint8_t *end,
+                                                     unsigned form, void *v)
 {
-    if (!q || (d->flags & ASN1H_SKIP_CONSTRAINTS) || !asn1h_constrained(t)
-        || asn1h_check(d->spec, t, v))
-        return q;
-    return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, at);
+    const uint8_t *q = t->kind == ASN1H_BYTES
+                       ? dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v)
+                       : dec_integer(d, t, p, end, form, v);
+    return check_decoded(d, t, p, q, v);
 }
 
-/* The kinds that may have a constraint record test `extra` first, so that the others
- * stay tail calls. */
+/* Every case is a tail call or a leaf, so that the dispatch needs no stack frame: the kinds
+ * with a constraint record test `extra` first and take dec_constrained. */
 const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                         const uint8_t *end, unsigned form, void *v)
 {
@@ -893,20 +913,17 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
         return dec_boolean(d, p, end, form, (bool *)v);
     case ASN1H_INTEGER:
         if (ASN1H_UNLIKELY(t->extra))
-            return check_decoded(d, t, p, dec_integer(d, t, p, end, form, v), v);
+            return dec_constrained(d, t, p, end, form, v);
         return dec_integer(d, t, p, end, form, v);
     case ASN1H_ENUMERATED:
         return dec_enumerated(d, t, p, end, form, v);
     case ASN1H_REAL:
         return dec_real(d, p, end, form, (double *)v);
     case ASN1H_BIT_STRING:
-        if (ASN1H_UNLIKELY(t->extra))
-            return check_decoded(d, t, p, dec_bits(d, t, p, end, form, (asn1h_bits *)v), v);
         return dec_bits(d, t, p, end, form, (asn1h_bits *)v);
     case ASN1H_BYTES:
         if (ASN1H_UNLIKELY(t->extra))
-            return check_decoded(d, t, p, dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v),
-                                 v);
+            return dec_constrained(d, t, p, end, form, v);
         return dec_bytes_kind(d, t, p, end, form, (asn1h_bytes *)v);
     case ASN1H_NULL:
         return dec_null(d, p, end, form);
@@ -918,8 +935,6 @@ const uint8_t *asn1h_interpret_contents(asn1h_dec *d, const asn1h_type *t, const
     case ASN1H_SET_OF:
         if (ASN1H_WALKED(d, t))
             return d->walk->run(d, t, p, end, form, v);
-        if (ASN1H_UNLIKELY(t->extra))
-            return check_decoded(d, t, p, dec_sequence_of(d, t, p, end, form, v), v);
         return dec_sequence_of(d, t, p, end, form, v);
     case ASN1H_CHOICE:
         return dec_choice(d, t, p, end, v);

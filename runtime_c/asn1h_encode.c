@@ -5,14 +5,24 @@
  */
 #include "asn1h_ber.h"
 
+/* Whether a value of a type with a constraint record falls outside it. */
+ASN1H_NOINLINE static int refused(const asn1h_enc *e, const asn1h_type *t, const void *v)
+{
+    return !asn1h_check(e->spec, t, v);
+}
+
 /* BIT STRING: the unused-bits octet, then the bits with unused ones cleared; with named
- * bits, DER also drops trailing zero bits (X.690 11.2.2). */
-static uint8_t *enc_bits(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const asn1h_bits *v)
+ * bits, DER also drops trailing zero bits (X.690 11.2.2).  A constraint record is checked
+ * here, so that the dispatch stays a tail call. */
+ASN1H_NOINLINE static uint8_t *enc_bits(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                        const asn1h_bits *v)
 {
     size_t len = v->len;
     unsigned unused = len ? (v->unused & 7u) : 0;
     uint8_t last;
 
+    if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
+        return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
     if (t->flags & ASN1H_T_NAMED_BITS) {
         while (len && (v->buf[len - 1] & (uint8_t)(0xFFu << (len == v->len ? unused : 0))) == 0)
             len--;
@@ -314,7 +324,8 @@ static uint8_t *enc_members(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const
     return p;
 }
 
-static uint8_t *enc_array(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
+ASN1H_NOINLINE static uint8_t *enc_array(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                         const void *v)
 {
     const asn1h_member *element = &e->spec->members[t->first];
     size_t size = asn1h_element_size(e->types, element);
@@ -322,6 +333,8 @@ static uint8_t *enc_array(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const v
     void *items;
     size_t count, i;
 
+    if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
+        return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
     asn1h_array_get(v, &items, &count);
     for (i = count; i-- > 0;) {
         if (!(p = encode_any_member(e, element, p, (const uint8_t *)items + i * size))) {
@@ -353,14 +366,6 @@ ASN1H_NOINLINE static uint8_t *enc_time(asn1h_enc *e, const asn1h_type *t, uint8
     return codecs->time_encode ? codecs->time_encode(e, p, v, t->aux) : no_codec(e);
 }
 
-
-/* Whether a value of a type with a constraint record falls outside it. */
-ASN1H_NOINLINE static int refused(const asn1h_enc *e, const asn1h_type *t, const void *v)
-{
-    return !asn1h_check(e->spec, t, v);
-}
-
-/* The kinds that may have a constraint record (asn1h_constrained) test `extra` first. */
 /* Whether x is one of ENUMERATED t's own items. */
 static int known_item(const asn1h_spec *spec, const asn1h_type *t, int64_t x)
 {
@@ -373,6 +378,67 @@ static int known_item(const asn1h_spec *spec, const asn1h_type *t, int64_t x)
     return 0;
 }
 
+/* OCTET STRING, the character strings, the times and the object identifiers. */
+ASN1H_INLINE uint8_t *enc_bytes(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                const asn1h_bytes *v)
+{
+    if (t->aux == 23 || t->aux == 24)
+        return enc_time(e, t, p, v);
+    return asn1h_put_raw(e, p, v->buf, v->len);
+}
+
+/* An INTEGER or a string of a type with a constraint record: checked, then encoded (BIT
+ * STRING and the lists check their own). */
+ASN1H_NOINLINE static uint8_t *enc_constrained(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                               const void *v)
+{
+    if (refused(e, t, v))
+        return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
+    if (t->kind == ASN1H_BYTES)
+        return enc_bytes(e, t, p, (const asn1h_bytes *)v);
+    return asn1h_enc_int(e, t, p, v);
+}
+
+/* ENUMERATED of an extensible type: an addition PER kept by index (asn1h.h) has no known
+ * number.  Those numbers are the 4 octets 80 00 xx xx, so only such contents are looked at. */
+ASN1H_NOINLINE static uint8_t *enc_enumerated(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                              const void *v)
+{
+    uint8_t *q = asn1h_enc_int(e, t, p, v);
+    if (q && p - q == 4 && q[0] == 0x80 && q[1] == 0x00
+        && !known_item(e->spec, t, asn1h_load_int(asn1h_storage(t), v)))
+        return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
+    return q;
+}
+
+/* SET: members in DER (tag) order in the table, sorted when one is placed by its value. */
+ASN1H_NOINLINE static uint8_t *enc_set(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                       const void *v)
+{
+    uint8_t *q = enc_members(e, t, p, v);
+    if (q && untagged_choice(e, t))         /* X.690 10.3 */
+        asn1h_sort_set_components(q, p);
+    return q;
+}
+
+ASN1H_NOINLINE static uint8_t *enc_choice(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                          const void *v)
+{
+    const asn1h_member *members = e->spec->members + t->first;
+    uint32_t which;
+    memcpy(&which, v, sizeof which);
+    if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE))
+        return enc_unknown_alternative(e, p, (const asn1h_bytes *)(
+            (const uint8_t *)v + members[0].offset));
+    if (which == 0 || which > t->count)
+        return asn1h_enc_fail(e, ASN1H_ERR_CHOICE);
+    if (!(p = asn1h_encode_member(e, &members[which - 1], p, v)))
+        return asn1h_enc_unwind(e, &members[which - 1]);
+    return p;
+}
+
+/* Every case is a tail call or a leaf, so that the dispatch needs no stack frame: the kinds
+ * that need more (constraints, SET's order, CHOICE's path) have their own functions. */
 uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     switch ((asn1h_kind)t->kind) {
@@ -381,67 +447,39 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
         *--p = *(const bool *)v ? 0xFF : 0x00;
         return p;
     case ASN1H_INTEGER:
-        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
-            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
+        if (ASN1H_UNLIKELY(t->extra))
+            return enc_constrained(e, t, p, v);
         return asn1h_enc_int(e, t, p, v);
-    case ASN1H_ENUMERATED: {
-        uint8_t *q = asn1h_enc_int(e, t, p, v);
-        /* an addition PER kept by index (asn1h.h): its number is not known.  Those
-         * numbers are the 4 octets 80 00 xx xx, so only such contents are looked at. */
-        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE) && q && p - q == 4 && q[0] == 0x80
-            && q[1] == 0x00 && !known_item(e->spec, t, asn1h_load_int(asn1h_storage(t), v)))
-            return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
-        return q;
-    }
+    case ASN1H_ENUMERATED:
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE))
+            return enc_enumerated(e, t, p, v);
+        return asn1h_enc_int(e, t, p, v);
     case ASN1H_REAL:
         return enc_real(e, p, (const double *)v);
     case ASN1H_BIT_STRING:
-        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
-            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return enc_bits(e, t, p, (const asn1h_bits *)v);
     case ASN1H_BYTES:
         if (ASN1H_UNLIKELY(t->extra)) {
             const asn1h_open *contained = (const asn1h_open *)v;
-            if (asn1h_constrained(t)) {
-                if (refused(e, t, v))
-                    return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
-            } else if (!contained->buf && contained->type && contained->value) {
+            if (asn1h_constrained(t))
+                return enc_constrained(e, t, p, v);
+            if (!contained->buf && contained->type && contained->value)
                 /* CONTAINING (extra: its key): the octets as received, BER's, which may
                  * not be DER's (a signature covers them); else the value's */
                 return asn1h_encode_tagged(e, contained->type, p, contained->value);
-            }
         }
-        if (t->aux == 23 || t->aux == 24)
-            return enc_time(e, t, p, (const asn1h_bytes *)v);
-        return asn1h_put_raw(e, p, ((const asn1h_bytes *)v)->buf, ((const asn1h_bytes *)v)->len);
+        return enc_bytes(e, t, p, (const asn1h_bytes *)v);
     case ASN1H_NULL:
         return p;
     case ASN1H_SEQUENCE:
         return enc_members(e, t, p, v);
-    case ASN1H_SET: {                       /* members in DER (tag) order in the table */
-        uint8_t *q = enc_members(e, t, p, v);
-        if (q && untagged_choice(e, t))     /* X.690 10.3 */
-            asn1h_sort_set_components(q, p);
-        return q;
-    }
+    case ASN1H_SET:
+        return enc_set(e, t, p, v);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
-        if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
-            return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
         return enc_array(e, t, p, v);
-    case ASN1H_CHOICE: {
-        const asn1h_member *members = e->spec->members + t->first;
-        uint32_t which;
-        memcpy(&which, v, sizeof which);
-        if (which == ASN1H_WHICH_UNKNOWN && (t->flags & ASN1H_T_EXTENSIBLE))
-            return enc_unknown_alternative(e, p, (const asn1h_bytes *)(
-                (const uint8_t *)v + members[0].offset));
-        if (which == 0 || which > t->count)
-            return asn1h_enc_fail(e, ASN1H_ERR_CHOICE);
-        if (!(p = asn1h_encode_member(e, &members[which - 1], p, v)))
-            return asn1h_enc_unwind(e, &members[which - 1]);
-        return p;
-    }
+    case ASN1H_CHOICE:
+        return enc_choice(e, t, p, v);
     case ASN1H_OPEN: {
         const asn1h_open *open = (const asn1h_open *)v;
         if (open->type && open->value)

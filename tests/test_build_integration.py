@@ -25,7 +25,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench import corpora  # noqa: E402
-from asn1c_hybrid.measure import RUNTIME_CFLAGS  # noqa: E402
+from asn1c_hybrid.measure import RUNTIME_CFLAGS, runtime_cflags  # noqa: E402
 
 GENERATING = "Generating C from ASN.1 for personnel_asn"
 EXPECTED_LINES = [
@@ -171,19 +171,24 @@ def cmake_build(build: Path) -> str:
     return run(["cmake", "--build", build, "--parallel", "4"])
 
 
-def alignment_flags(build: Path) -> dict[str, list[str]]:
-    """The -falign-* flags of each C file a configured CMake build compiles, by file name."""
+RUNTIME_FLAG_PREFIXES = ("-falign-", "-freorder-blocks")
+
+
+def runtime_flags(build: Path) -> dict[str, list[str]]:
+    """The -falign-* and -freorder-blocks* flags of each C file a configured CMake build
+    compiles, by file name."""
     commands = json.loads((build / "compile_commands.json").read_text())
-    return {Path(c["file"]).name: [f for f in c["command"].split() if f.startswith("-falign-")]
+    return {Path(c["file"]).name: [f for f in c["command"].split()
+                                   if f.startswith(RUNTIME_FLAG_PREFIXES)]
             for c in commands}
 
 
-def check_runtime_flags(flags: dict[str, list[str]], expected: list[str]) -> None:
-    """The runtime's files, and they alone, take `expected` (the measurements' flags:
-    bench/ measures what a user builds)."""
+def check_runtime_flags(flags: dict[str, list[str]], expected) -> None:
+    """The runtime's files, and they alone, take `expected(file name)` (the measurements'
+    flags: bench/ measures what a user builds)."""
     runtime = [name for name in flags if name.startswith("asn1h_")]
-    assert len(runtime) > 10 and "personnel.c" in flags
-    assert all(flags[name] == expected for name in runtime), flags
+    assert len(runtime) > 10 and "personnel.c" in flags and "asn1h_per.c" in flags
+    assert all(flags[name] == list(expected(name)) for name in runtime), flags
     assert all(not flags[name] for name in flags if name not in runtime), flags
 
 
@@ -200,9 +205,10 @@ def test_cmake_builds_and_regenerates_exactly_when_an_input_changes(
     assert GENERATING in out
     assert "asn1c_hybrid_runtime" in out               # the runtime as a library target
     check_program(build / "personnel_roundtrip", der)
-    # the runtime's own flags, those the compiler takes (clang has no -falign-jumps)
-    check_runtime_flags(alignment_flags(build),
-                        list(RUNTIME_CFLAGS) if cc == "gcc" else ["-falign-loops=1"])
+    # the runtime's own flags, those the compiler takes (clang has no -falign-jumps, nor
+    # -freorder-blocks-algorithm), the block order on all but PER's source
+    check_runtime_flags(runtime_flags(build),
+                        runtime_cflags if cc == "gcc" else lambda _: ["-falign-loops=1"])
     # COST_MODEL units reaches the compiler: no calibration among the inputs
     depfile = (build / "personnel_asn" / "personnel.d").read_text()
     assert "personnel.asn" in depfile and "calibration.json" not in depfile
@@ -242,7 +248,7 @@ def test_cmake_with_the_runtime_written_next_to_the_generated_code(tmp_path, exa
     assert "asn1c_hybrid_runtime" not in out
     assert (build / "personnel_asn" / "asn1h_decode.c").is_file()
     assert "personnel_asn/asn1h_decode.c.o" in out     # compiled into the spec's library
-    check_runtime_flags(alignment_flags(build), list(RUNTIME_CFLAGS))   # with its flags
+    check_runtime_flags(runtime_flags(build), runtime_cflags)   # with its flags
     check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
     assert "tests passed" in run(["ctest", "--test-dir", build])
 
@@ -320,8 +326,9 @@ def test_two_specs_with_prefixes_share_one_runtime_in_a_parallel_build(tmp_path,
     assert "Generating C from ASN.1 for interpreted_asn" in out
     assert out.count("Linking C static library libasn1c_hybrid_runtime.a") == 1
     assert run([build / "both"]).strip() == "same"
-    flags = alignment_flags(build)
-    assert flags["asn1h_decode.c"] == ["-falign-loops=32"] and not flags["both.c"]
+    flags = runtime_flags(build)
+    assert flags["asn1h_decode.c"] == ["-falign-loops=32", "-freorder-blocks-algorithm=simple"]
+    assert flags["asn1h_per.c"] == ["-falign-loops=32"] and not flags["both.c"]
 
 
 LENIENT_CMAKE = cmake_project("lenient", """
@@ -454,7 +461,9 @@ def test_plain_make_builds_and_regenerates_exactly_when_an_input_changes(
     out = run([*make, "all"])                          # from scratch, in parallel
     assert "--depfile" in out and "asn1h_decode.o" in out
     compiles = {line.split()[-1]: line for line in out.splitlines() if " -c " in line}
-    assert " ".join(RUNTIME_CFLAGS) in compiles[str(build / "asn1h_decode.o")]
+    assert " ".join(runtime_cflags("asn1h_decode.c")) in compiles[str(build / "asn1h_decode.o")]
+    assert " ".join(RUNTIME_CFLAGS) in compiles[str(build / "asn1h_per.o")]
+    assert "-freorder-blocks" not in compiles[str(build / "asn1h_per.o")]
     assert "-falign" not in compiles[str(build / "personnel.o")]
     check_program(build / "personnel_roundtrip", examples / "cmake" / "smithperson.der")
     assert run([*make, "run"]).count("identical") == 1

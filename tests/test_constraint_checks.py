@@ -6,7 +6,8 @@ of tests/specs/constraints/Constraints.asn (X.680's reading of each constraint),
 code under test.  For every value, on every path:
   - decoding accepts it exactly when the predicate does, and re-encodes it to asn1tools'
     DER; otherwise it fails with the constraint error and the path of the offending
-    component;
+    component, also when the output is JER (whose printer checks nothing: the decoder
+    refuses it, not only the DER encoder after it);
   - decoding with ASN1H_SKIP_CONSTRAINTS (--skip-constraints) accepts it, and encoding the
     decoded value refuses it again: the encoder never writes a value outside its
     constraints.
@@ -131,6 +132,12 @@ def check_value(builds, reference, value: dict) -> None:
         else:
             message = decoded.stderr.decode()
             assert decoded.returncode == 1, (mode, value)
+            assert f"Constraints.Record.{bad[0]}" in message and CONSTRAINT_ERROR in message, \
+                (mode, value, message)
+            # the decoder refuses it, not only the DER encoder after it: JER checks nothing
+            printed = convert(build, data, output="jer")
+            message = printed.stderr.decode()
+            assert printed.returncode == 1 and printed.stdout == b"", (mode, value)
             assert f"Constraints.Record.{bad[0]}" in message and CONSTRAINT_ERROR in message, \
                 (mode, value, message)
         # unchecked decoding takes it; encoding refuses it again (the encoder writes

@@ -22,7 +22,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .. import __version__
 from ..emit import ENCODINGS, PER, EmitOptions, generate
@@ -30,7 +30,8 @@ from ..emit.naming import CNames
 from ..emit.render import environment
 from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
-from . import CFLAGS, LDFLAGS, RUNTIME_CFLAGS, MeasurementError, c_compiler
+from . import CFLAGS, LDFLAGS, RUNTIME_BLOCK_CFLAGS, RUNTIME_CFLAGS, MeasurementError, \
+    c_compiler, runtime_cflags
 from .counts import count_each
 from .sizes import code_bytes
 
@@ -113,21 +114,23 @@ class Builder:
         self.descriptor = CNames(graph).descriptor(pdu)
         self.compiler = c_compiler()
         sources = [p for p in runtime_sources() if p.suffix == ".c"]
-        key = _digest(self.compiler, CFLAGS, RUNTIME_CFLAGS,
+        key = _digest(self.compiler, CFLAGS, RUNTIME_CFLAGS, RUNTIME_BLOCK_CFLAGS,
                       *[(p.name, p.read_bytes()) for p in runtime_sources()])
         self.runtime_objects = self._compile(sources, self.directory / f"runtime-{key}",
                                              [self.runtime_dir], "compiling the runtime",
-                                             RUNTIME_CFLAGS)
+                                             runtime_cflags)
 
     def _compile(self, sources: Iterable[Path], object_dir: Path, includes: Sequence[Path],
-                 what: str, own_flags: Sequence[str] = ()) -> list[Path]:
+                 what: str, own_flags: Callable[[Path], Sequence[str]] = lambda _: ()
+                 ) -> list[Path]:
         object_dir.mkdir(parents=True, exist_ok=True)
         objects = []
         for source in sources:
             obj = object_dir / (source.stem + ".o")
             if not obj.exists():
                 partial = obj.with_suffix(".o.partial")
-                _run([*self.compiler, *CFLAGS, *own_flags, *[f"-I{d}" for d in includes],
+                _run([*self.compiler, *CFLAGS, *own_flags(source),
+                      *[f"-I{d}" for d in includes],
                       "-c", source, "-o", partial], what)
                 partial.replace(obj)
             objects.append(obj)

@@ -64,7 +64,7 @@ from ..emit.per_routines import per_class
 from ..errors import CalibrationError
 from ..estimate.estimate import Estimate
 from ..estimate.static import PRESENT_OPTIONAL
-from ..measure import RUNTIME_CFLAGS, c_compiler
+from ..measure import RUNTIME_BLOCK_CFLAGS, RUNTIME_CFLAGS, c_compiler
 from ..resources import data_dir, runtime_sources
 from ..typegraph import Kind, Node, TypeGraph
 from .costs import knapsack_items
@@ -130,7 +130,8 @@ def toolchain() -> dict[str, str]:
     digest = hashlib.sha256()
     for path in runtime_sources() + sorted(data_dir("templates").glob("*.j2")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(" ".join(RUNTIME_CFLAGS).encode())    # how the runtime is built
+    # how the runtime is built
+    digest.update(" ".join(RUNTIME_CFLAGS + RUNTIME_BLOCK_CFLAGS).encode())
     return {"compiler": version, "machine": platform.machine() or "unknown",
             "generator": digest.hexdigest()[:16]}
 

@@ -37,7 +37,8 @@ from ..emit import ENCODINGS, EmitOptions, carries_ber, generate
 from ..emit.naming import CNames
 from ..emit.per_routines import per_symbol
 from ..errors import CalibrationError, MeasurementError
-from ..measure import CFLAGS, LDFLAGS, RUNTIME_CFLAGS, c_compiler
+from ..measure import CFLAGS, LDFLAGS, RUNTIME_BLOCK_CFLAGS, RUNTIME_CFLAGS, c_compiler, \
+    runtime_cflags
 from ..measure.sizes import code_bytes, symbol_sizes
 from ..resources import data_dir, runtime_sources
 from ..typegraph import TypeGraph
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
             objects = []
             for source, out_dir, own in [(generated / "fixed.c", generated, ()),
                                          (generated / "fixed_main.c", directory, ())] + \
-                    [(p, runtime_dir, RUNTIME_CFLAGS) for p in runtime_sources()
+                    [(p, runtime_dir, runtime_cflags(p)) for p in runtime_sources()
                      if p.suffix == ".c"]:
                 obj = out_dir / (source.stem + ".o")
                 run_tool([*c_compiler(), *CFLAGS, *own, *includes, "-c", str(source), "-o",
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
                     code_bytes(map_file, lambda o: o.startswith(f"{generated}/fixed.o"))]
     runtime_bytes, table_bytes = cached(
         "fixed-cost", [sorted(files.items()), runtime, c_compiler(), CFLAGS, RUNTIME_CFLAGS,
-                       LDFLAGS], compute)
+                       RUNTIME_BLOCK_CFLAGS, LDFLAGS], compute)
     return FixedCost(runtime_bytes, table_bytes)
 
 

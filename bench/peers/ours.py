@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
-from asn1c_hybrid.measure import RUNTIME_CFLAGS
+from asn1c_hybrid.measure import runtime_cflags
 
 from .common import Build, NotApplicable, fresh_dir, link_driver
 
@@ -32,7 +32,7 @@ VARIANTS = {
 
 def runtime_flags(source: Path) -> Sequence[str]:
     """The flags a runtime source takes by default in a user's build, beside the common ones."""
-    return RUNTIME_CFLAGS if source.parent == RUNTIME else ()
+    return runtime_cflags(source) if source.parent == RUNTIME else ()
 
 
 class Pending(Exception):
