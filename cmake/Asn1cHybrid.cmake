@@ -32,9 +32,10 @@
 # after the project's flags.  By default these are the flags of -falign-jumps=1 and
 # -falign-loops=1 that the compiler takes: no padding to align jump targets and loops, which
 # leaves the interpreter about 6% smaller and runs no more instructions.  Every runtime
-# source but PER's (asn1h_per.c) then takes ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS: by default
-# -freorder-blocks-algorithm=simple when the compiler takes it (gcc), basic blocks in source
-# order, which leaves the BER interpreter about 3% smaller and faster.  Set either variable
+# source but PER's (asn1h_per.c) then takes ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS, unless the
+# project builds for size (-Os or -Oz in CMAKE_C_FLAGS, or the MinSizeRel configuration): by
+# default -freorder-blocks-algorithm=simple when the compiler takes it (gcc), basic blocks in
+# source order, which leaves the BER interpreter about 3% smaller.  Set either variable
 # (empty, or other options) before the first call to choose otherwise.
 #
 # The generator runs again when a spec, a profile or the compiler changes: the depfile it
@@ -85,7 +86,8 @@ endfunction()
 
 # The runtime's own compile options, on each of its sources: ASN1C_HYBRID_RUNTIME_OPTIONS (by
 # default the alignment flags the C compiler takes: gcc both, clang -falign-loops alone),
-# then, but on PER's, ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS (gcc's simple block order).
+# then, but on PER's and in builds for size, ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS (gcc's simple
+# block order; at -Os gcc's own order is the smaller).
 function(_asn1c_hybrid_runtime_source_options)
   if(NOT DEFINED ASN1C_HYBRID_RUNTIME_OPTIONS)
     _asn1c_hybrid_known_flags(flags -falign-jumps=1 -falign-loops=1)
@@ -95,12 +97,19 @@ function(_asn1c_hybrid_runtime_source_options)
   if(NOT DEFINED ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS)
     _asn1c_hybrid_known_flags(flags -freorder-blocks-algorithm=simple)
     set(ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS "${flags}" CACHE STRING
-        "compile options of the asn1c-hybrid runtime's sources but asn1h_per.c, after the others")
+        "compile options of the asn1c-hybrid runtime's sources but asn1h_per.c, after the \
+others, unless built for size")
+  endif()
+  set(block "")
+  if(NOT CMAKE_C_FLAGS MATCHES "(^| )-O[sz]( |$)")
+    foreach(flag ${ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS})
+      list(APPEND block "$<$<NOT:$<CONFIG:MinSizeRel>>:${flag}>")
+    endforeach()
   endif()
   foreach(source ${ARGN})
     set(options ${ASN1C_HYBRID_RUNTIME_OPTIONS})
     if(NOT source MATCHES "asn1h_per\\.c$")
-      list(APPEND options ${ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS})
+      list(APPEND options ${block})
     endif()
     set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${options}")
   endforeach()

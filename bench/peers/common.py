@@ -4,7 +4,7 @@ Compiler and flags (identical for every implementation and for the driver):
     gcc -O2 -ffunction-sections -fdata-sections -w
     link: gcc ... -Wl,--gc-sections -Wl,-z,now -Wl,-Map=driver.map
 Our runtime's sources alone also take, after those, the flags our CMake function and Make
-fragment give them by default (asn1c_hybrid.measure.RUNTIME_CFLAGS).
+fragment give them by default (asn1c_hybrid.measure.runtime_cflags).
 (bench/sizes.py builds with -Os as well, through `optimization`.)
 -ffunction-sections/--gc-sections let the linker keep only what the driver reaches, so the
 code size counts only what a program using the implementation carries.  -z now binds every

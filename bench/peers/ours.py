@@ -17,7 +17,7 @@ from typing import Optional, Sequence, Tuple
 
 from asn1c_hybrid.measure import runtime_cflags
 
-from .common import Build, NotApplicable, fresh_dir, link_driver
+from .common import CFLAGS, Build, NotApplicable, fresh_dir, link_driver
 
 REPO = Path(__file__).resolve().parent.parent.parent
 RUNTIME = REPO / "runtime_c"
@@ -32,7 +32,7 @@ VARIANTS = {
 
 def runtime_flags(source: Path) -> Sequence[str]:
     """The flags a runtime source takes by default in a user's build, beside the common ones."""
-    return runtime_cflags(source) if source.parent == RUNTIME else ()
+    return runtime_cflags(source, CFLAGS[0]) if source.parent == RUNTIME else ()
 
 
 class Pending(Exception):
