@@ -590,7 +590,7 @@ def write_markdown(rows: Sequence[Row], bench_list: Sequence[Benchmark], path: P
     lines += [REFERENCE_POINTS, PEER_LIMITS, METHOD.format(cc=CC, cflags=" ".join(CFLAGS),
                                               ldflags=" ".join(LDFLAGS),
                                               runtime_cflags=" ".join(RUNTIME_CFLAGS),
-                                              block_except=RUNTIME_BLOCK_EXCEPT,
+                                              block_except="`, `".join(RUNTIME_BLOCK_EXCEPT),
                                               block_cflags=" ".join(RUNTIME_BLOCK_CFLAGS))]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))

@@ -32,7 +32,7 @@
 # after the project's flags.  By default these are the flags of -falign-jumps=1 and
 # -falign-loops=1 that the compiler takes: no padding to align jump targets and loops, which
 # leaves the interpreter about 6% smaller and runs no more instructions.  Every runtime
-# source but PER's (asn1h_per.c) then takes ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS, unless the
+# source but asn1h_ber.c and asn1h_per.c then takes ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS, unless the
 # project builds for size (-Os or -Oz in CMAKE_C_FLAGS, or the MinSizeRel configuration): by
 # default -freorder-blocks-algorithm=simple when the compiler takes it (gcc), basic blocks in
 # source order, which leaves the BER interpreter about 3% smaller.  Set either variable
@@ -86,8 +86,9 @@ endfunction()
 
 # The runtime's own compile options, on each of its sources: ASN1C_HYBRID_RUNTIME_OPTIONS (by
 # default the alignment flags the C compiler takes: gcc both, clang -falign-loops alone),
-# then, but on PER's and in builds for size, ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS (gcc's simple
-# block order; at -Os gcc's own order is the smaller).
+# then, but on asn1h_ber.c, asn1h_per.c and in builds for size,
+# ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS (gcc's simple block order; at -Os gcc's own order is the
+# smaller).
 function(_asn1c_hybrid_runtime_source_options)
   if(NOT DEFINED ASN1C_HYBRID_RUNTIME_OPTIONS)
     _asn1c_hybrid_known_flags(flags -falign-jumps=1 -falign-loops=1)
@@ -97,8 +98,8 @@ function(_asn1c_hybrid_runtime_source_options)
   if(NOT DEFINED ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS)
     _asn1c_hybrid_known_flags(flags -freorder-blocks-algorithm=simple)
     set(ASN1C_HYBRID_RUNTIME_BLOCK_OPTIONS "${flags}" CACHE STRING
-        "compile options of the asn1c-hybrid runtime's sources but asn1h_per.c, after the \
-others, unless built for size")
+        "compile options of the asn1c-hybrid runtime's sources but asn1h_ber.c and \
+asn1h_per.c, after the others, unless built for size")
   endif()
   set(block "")
   if(NOT CMAKE_C_FLAGS MATCHES "(^| )-O[sz]( |$)")
@@ -108,7 +109,7 @@ others, unless built for size")
   endif()
   foreach(source ${ARGN})
     set(options ${ASN1C_HYBRID_RUNTIME_OPTIONS})
-    if(NOT source MATCHES "asn1h_per\\.c$")
+    if(NOT source MATCHES "asn1h_(ber|per)\\.c$")
       list(APPEND options ${block})
     endif()
     set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${options}")

@@ -411,6 +411,17 @@ ASN1H_NOINLINE static uint8_t *enc_enumerated(asn1h_enc *e, const asn1h_type *t,
     return q;
 }
 
+/* Whether an ENUMERATED value may be written as 80 00 xx xx (enc_enumerated looks): a
+ * number from INT32_MIN to INT32_MIN + 0xFFFF, which of the narrower storages only int32_t
+ * holds; the 64-bit and big ones are looked at.  The others go straight to asn1h_enc_int. */
+ASN1H_INLINE int may_be_kept_by_index(const asn1h_type *t, const void *v)
+{
+    unsigned storage = asn1h_storage(t);
+    if (storage == ASN1H_INT_I32)
+        return *(const int32_t *)v <= INT32_MIN + 0xFFFF;
+    return storage == ASN1H_INT_BIG || storage >= ASN1H_INT_I64;
+}
+
 /* SET: members in DER (tag) order in the table, sorted when one is placed by its value. */
 ASN1H_NOINLINE static uint8_t *enc_set(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
                                        const void *v)
@@ -451,7 +462,8 @@ uint8_t *asn1h_interpret_encode(asn1h_enc *e, const asn1h_type *t, uint8_t *p, c
             return enc_constrained(e, t, p, v);
         return asn1h_enc_int(e, t, p, v);
     case ASN1H_ENUMERATED:
-        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE))
+        if (ASN1H_UNLIKELY(t->flags & ASN1H_T_EXTENSIBLE)
+            && ASN1H_UNLIKELY(may_be_kept_by_index(t, v)))
             return enc_enumerated(e, t, p, v);
         return asn1h_enc_int(e, t, p, v);
     case ASN1H_REAL:

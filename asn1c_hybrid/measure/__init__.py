@@ -46,20 +46,21 @@ LDFLAGS = ("-Wl,--gc-sections", "-Wl,-z,now")
 # align jump targets and loops.  Its code is about 6% smaller and runs no more
 # instructions.  A compiler without one of them (clang: -falign-jumps) ignores it under -w.
 RUNTIME_CFLAGS = ("-falign-jumps=1", "-falign-loops=1")
-# Every runtime source but PER's also takes these, unless the build is for size (-Os, -Oz):
+# Every runtime source but two also takes these, unless the build is for size (-Os, -Oz):
 # basic blocks laid out in source order.  The BER interpreter is about 3% smaller at -O2 and,
-# its dispatch being a tail call, runs fewer instructions than before either; PER's decoder
-# would run more, so asn1h_per.c keeps gcc's default, and so does -Os, where this order is
-# larger.  clang has no such flag: under -w it ignores it.
+# its dispatch being a tail call, runs fewer instructions than before either.  PER's decoder
+# and the TLV loops of asn1h_ber.c (SET OF's sort) would run more, so they keep gcc's
+# default, and so does -Os, where this order is larger.  clang has no such flag: under -w it
+# ignores it.
 RUNTIME_BLOCK_CFLAGS = ("-freorder-blocks-algorithm=simple",)
-RUNTIME_BLOCK_EXCEPT = "asn1h_per.c"
+RUNTIME_BLOCK_EXCEPT = ("asn1h_ber.c", "asn1h_per.c")
 SIZE_LEVELS = ("-Os", "-Oz")
 
 
 def runtime_cflags(source: Union[str, PurePath], level: str = "-O2") -> Tuple[str, ...]:
     """The flags runtime source `source` (a path or a file name) takes after CFLAGS and the
     optimization `level`."""
-    if PurePath(source).name == RUNTIME_BLOCK_EXCEPT or level in SIZE_LEVELS:
+    if PurePath(source).name in RUNTIME_BLOCK_EXCEPT or level in SIZE_LEVELS:
         return RUNTIME_CFLAGS
     return RUNTIME_CFLAGS + RUNTIME_BLOCK_CFLAGS
 
