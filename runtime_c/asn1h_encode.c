@@ -412,9 +412,10 @@ ASN1H_NOINLINE static uint8_t *enc_enumerated(asn1h_enc *e, const asn1h_type *t,
 }
 
 /* Whether an ENUMERATED value may be written as 80 00 xx xx (enc_enumerated looks): a
- * number from INT32_MIN to INT32_MIN + 0xFFFF, which of the narrower storages only int32_t
- * holds; the 64-bit and big ones are looked at.  The others go straight to asn1h_enc_int.
- * Built for size (-Os), enc_enumerated looks at every one: this test is code, not speed. */
+ * number of ASN1H_ENUM_ADDITION's range (asn1h.h), which of the narrower storages only
+ * int32_t holds; the 64-bit and big ones are looked at.  The others go straight to
+ * asn1h_enc_int.  Built for size (-Os), enc_enumerated looks at every one: this test is
+ * code, not speed. */
 ASN1H_INLINE int may_be_kept_by_index(const asn1h_type *t, const void *v)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -424,7 +425,7 @@ ASN1H_INLINE int may_be_kept_by_index(const asn1h_type *t, const void *v)
 #else
     unsigned storage = asn1h_storage(t);
     if (storage == ASN1H_INT_I32)
-        return *(const int32_t *)v <= INT32_MIN + 0xFFFF;
+        return *(const int32_t *)v < ASN1H_ENUM_ADDITION(ASN1H_ENUM_ADDITIONS);
     return storage == ASN1H_INT_BIG || storage >= ASN1H_INT_I64;
 #endif
 }
