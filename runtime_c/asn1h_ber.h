@@ -294,6 +294,14 @@ static inline void asn1h_keep_encoding(const asn1h_dec *d, const uint8_t *conten
 
 const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
 
+/* Return, failing by a tail call, from a decoder whose value at p came in the wrong form
+ * (X.690 8.1.2.5): primitive where its kind is constructed, or the other way round. */
+#define ASN1H_REQUIRE_FORM(d, p, form, constructed) \
+    do { if (((form) & ASN1H_FORM_CONSTRUCTED) != (constructed)) \
+             return asn1h_fail((d), ASN1H_ERR_FORM, (p)); } while (0)
+#define ASN1H_REQUIRE_PRIMITIVE(d, p, form) ASN1H_REQUIRE_FORM(d, p, form, 0)
+#define ASN1H_REQUIRE_CONSTRUCTED(d, p, form) ASN1H_REQUIRE_FORM(d, p, form, ASN1H_FORM_CONSTRUCTED)
+
 /* While an error unwinds: prepend a component (or, when m is NULL, an element index) to
  * its path. */
 void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t index);

@@ -181,8 +181,7 @@ ASN1H_NOINLINE static const uint8_t *decode_other_member(asn1h_dec *d, const asn
     if (!(m->flags & ASN1H_M_EXPLICIT) || !t->tag)
         return asn1h_decode_member(d, m, at, end, base);
     /* an explicit tag around a type of one tag: the wrapper read, the inner one here */
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return asn1h_fail(d, ASN1H_ERR_FORM, at);
+    ASN1H_REQUIRE_CONSTRUCTED(d, at, form);
     ASN1H_ENTER(d, at);
     if (!(q = asn1h_read_tl(d, c, content_end, &inner_tag, &inner_form, &inner_end)))
         return NULL;
@@ -225,18 +224,10 @@ ASN1H_NOINLINE static const uint8_t *check_decoded(asn1h_dec *d, const asn1h_typ
 
 /* ---- Primitive contents -------------------------------------------------------------- */
 
-static const uint8_t *require_primitive(asn1h_dec *d, const uint8_t *p, unsigned form)
-{
-    if (form & ASN1H_FORM_CONSTRUCTED)
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
-    return p;
-}
-
 static const uint8_t *dec_boolean(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned form, bool *v)
 {
-    if (form & ASN1H_FORM_CONSTRUCTED)      /* not require_primitive: this fails by a tail call */
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     if (end - p != 1)
         return asn1h_fail(d, ASN1H_ERR_VALUE, p);
     if ((d->flags & ASN1H_DER) && p[0] != 0 && p[0] != 0xFF)
@@ -248,52 +239,30 @@ static const uint8_t *dec_boolean(asn1h_dec *d, const uint8_t *p, const uint8_t 
 static const uint8_t *dec_null(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form)
 {
-    if (form & ASN1H_FORM_CONSTRUCTED)
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     if (p != end)
         return asn1h_fail(d, ASN1H_ERR_VALUE, p);
     return end;
 }
 
-/* Stores a value that fits 64 bits into the C storage of an INTEGER or ENUMERATED. */
-static int store_int(unsigned storage, void *v, int64_t s, uint64_t u, int negative)
+/* Stores a value that fits 64 bits into the C storage of an INTEGER or ENUMERATED (I8 to
+ * U64: signed, then unsigned, of 8, 16, 32 and 64 bits); 0 when it does not fit there. */
+static int store_int(unsigned storage, void *v, uint64_t u, int negative)
 {
-    switch (storage) {
-    case ASN1H_INT_I8:
-        if (negative ? s < INT8_MIN : u > INT8_MAX) return 0;
-        *(int8_t *)v = (int8_t)s;
-        return 1;
-    case ASN1H_INT_U8:
-        if (negative || u > UINT8_MAX) return 0;
-        *(uint8_t *)v = (uint8_t)u;
-        return 1;
-    case ASN1H_INT_I16:
-        if (negative ? s < INT16_MIN : u > INT16_MAX) return 0;
-        *(int16_t *)v = (int16_t)s;
-        return 1;
-    case ASN1H_INT_U16:
-        if (negative || u > UINT16_MAX) return 0;
-        *(uint16_t *)v = (uint16_t)u;
-        return 1;
-    case ASN1H_INT_I32:
-        if (negative ? s < INT32_MIN : u > INT32_MAX) return 0;
-        *(int32_t *)v = (int32_t)s;
-        return 1;
-    case ASN1H_INT_U32:
-        if (negative || u > UINT32_MAX) return 0;
-        *(uint32_t *)v = (uint32_t)u;
-        return 1;
-    case ASN1H_INT_I64:
-        if (!negative && u > INT64_MAX) return 0;
-        *(int64_t *)v = s;
-        return 1;
-    case ASN1H_INT_U64:
-        if (negative) return 0;
-        *(uint64_t *)v = u;
-        return 1;
-    default:
-        return 0;
+    unsigned bits = 8u << ((storage - ASN1H_INT_I8) >> 1);
+    if ((storage - ASN1H_INT_I8) & 1) {     /* unsigned */
+        if (negative || (u >> (bits - 1)) >> 1)
+            return 0;
+    } else if (u >> (bits - 1) != (negative ? UINT64_MAX >> (bits - 1) : 0)) {
+        return 0;                           /* not all sign from the storage's top bit */
     }
+    switch (bits) {
+    case 8: *(uint8_t *)v = (uint8_t)u; break;
+    case 16: *(uint16_t *)v = (uint16_t)u; break;
+    case 32: *(uint32_t *)v = (uint32_t)u; break;
+    default: *(uint64_t *)v = u; break;
+    }
+    return 1;
 }
 
 ASN1H_NOINLINE const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t,
@@ -335,7 +304,7 @@ ASN1H_NOINLINE const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t,
         ((asn1h_int *)v)->v = (int64_t)u;
         return end;
     }
-    if (!store_int(asn1h_storage(t), v, (int64_t)u, u, negative))
+    if (!store_int(asn1h_storage(t), v, u, negative))
         return asn1h_fail(d, ASN1H_ERR_CONSTRAINT, p);
     return end;
 }
@@ -343,8 +312,7 @@ ASN1H_NOINLINE const uint8_t *asn1h_dec_int(asn1h_dec *d, const asn1h_type *t,
 static const uint8_t *dec_integer(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                   const uint8_t *end, unsigned form, void *v)
 {
-    if (form & ASN1H_FORM_CONSTRUCTED)
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     return asn1h_dec_int(d, t, p, end, v);
 }
 
@@ -355,7 +323,8 @@ ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_ty
     int64_t value;
     unsigned i;
 
-    if (!require_primitive(d, p, form) || !asn1h_dec_int(d, t, p, end, v))
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
+    if (!asn1h_dec_int(d, t, p, end, v))
         return NULL;
     /* an addition's number is kept, but for the numbers that keep PER's additions by
      * index (asn1h.h): the 4 octets 80 00 xx xx */
@@ -526,7 +495,8 @@ ASN1H_NOINLINE static const uint8_t *dec_oid(asn1h_dec *d, const asn1h_type *t,
                                              const uint8_t *p, const uint8_t *end,
                                              unsigned form, asn1h_bytes *v)
 {
-    if (!require_primitive(d, p, form) || !asn1h_check_oid(d, p, end, t->aux == 13))
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
+    if (!asn1h_check_oid(d, p, end, t->aux == 13))
         return NULL;
     v->buf = p;
     v->len = (size_t)(end - p);
@@ -664,8 +634,7 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence(asn1h_dec *d, const asn1h_type
     uint32_t tag = 0;
     const uint8_t *c = NULL, *content_end = NULL, *read_at = NULL;
 
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_CONSTRUCTED(d, p, form);
     ASN1H_ENTER(d, p);
     for (;;) {
         while (i < stop) {
@@ -723,8 +692,7 @@ ASN1H_NOINLINE const uint8_t *asn1h_dec_set(asn1h_dec *d, const asn1h_type *t,
     const uint8_t *contents = p;
     int unknown = 0;                        /* unknown additions met */
 
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_CONSTRUCTED(d, p, form);
     ASN1H_ENTER(d, p);
     while (!asn1h_at_end(p, end, form)) {
         uint32_t tag;
@@ -828,51 +796,44 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
 {
     const asn1h_member *element = &d->spec->members[t->first];
     const asn1h_type *et = asn1h_member_type(d->types, element);
-    size_t count = 0, i, size = et->size;
+    size_t count, i, size = et->size;
     const uint8_t *q = p, *previous = NULL, *contents = p;
     uint32_t first = element->tag ? asn1h_member_tag(d->spec, element) : 0;
     uint8_t *items;
 
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_CONSTRUCTED(d, p, form);
     ASN1H_ENTER(d, p);
-    while (!asn1h_at_end(q, end, form)) {   /* count first: one exact allocation */
+    for (i = 0; !asn1h_at_end(q, end, form); i++)  /* count first: one exact allocation */
         if (!(q = asn1h_skip_element(d, q, end, form)))
-            return asn1h_unwind_index(d, count);
-        count++;
-    }
+            goto unwind;
+    count = i;
     ASN1H_COUNT_ITEMS(d, t->self, count);
-    if (count == 0) {
-        asn1h_array_set(v, NULL, 0);
-        ASN1H_LEAVE(d);
-        q = asn1h_close(d, q, end, form);
-        return ASN1H_UNLIKELY(t->extra) ? check_decoded(d, t, contents, q, v) : q;
+    items = NULL;
+    if (count) {
+        if (element->flags & ASN1H_M_POINTER)
+            size = sizeof(void *);
+        if (count > SIZE_MAX / size
+            || !(items = (uint8_t *)asn1h_arena_alloc(d->arena, count * size)))
+            return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
     }
-    if (element->flags & ASN1H_M_POINTER)
-        size = sizeof(void *);
-    if (count > SIZE_MAX / size)
-        return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
-    items = (uint8_t *)asn1h_arena_alloc(d->arena, count * size);
-    if (!items)
-        return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
     asn1h_array_set(v, items, count);
     for (i = 0; i < count; i++) {
         const uint8_t *at = p, *c, *content_end;
         uint32_t tag;
         unsigned form_read;
         if (!(c = asn1h_read_tl(d, p, end, &tag, &form_read, &content_end)))
-            return asn1h_unwind_index(d, i);
+            goto unwind;
         /* every element is one: an unknown tag is an unknown alternative of an extensible
          * untagged CHOICE, which dec_choice keeps as it came */
         if ((first ? first != tag : !asn1h_type_accepts(d, et, tag))
             && (first || !tag || et->kind != ASN1H_CHOICE
                 || !(et->flags & ASN1H_T_EXTENSIBLE))) {
             asn1h_fail(d, ASN1H_ERR_TAG, p);
-            return asn1h_unwind_index(d, i);
+            goto unwind;
         }
         if (!(p = decode_read_member(d, element, p, end, form_read, c, content_end,
                                      items + i * size)))
-            return asn1h_unwind_index(d, i);
+            goto unwind;
         if ((d->flags & ASN1H_DER) && t->kind == ASN1H_SET_OF) {
             if (previous && !asn1h_der_ascending(previous, at, p))
                 return asn1h_fail(d, ASN1H_ERR_NOT_DER, at);
@@ -882,6 +843,8 @@ ASN1H_NOINLINE static const uint8_t *dec_sequence_of(asn1h_dec *d, const asn1h_t
     ASN1H_LEAVE(d);
     q = asn1h_close(d, p, end, form);
     return ASN1H_UNLIKELY(t->extra) ? check_decoded(d, t, contents, q, v) : q;
+unwind:                                     /* element i failed */
+    return asn1h_unwind_index(d, i);
 }
 
 const uint8_t *asn1h_decode_contents(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,

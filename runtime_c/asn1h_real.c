@@ -37,8 +37,7 @@ const uint8_t *asn1h_dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end
     size_t len = (size_t)(end - p);
     uint8_t b;
 
-    if (form & ASN1H_FORM_CONSTRUCTED)
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     if (len == 0) {
         *v = 0.0;
         return end;

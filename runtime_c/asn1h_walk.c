@@ -52,8 +52,7 @@ static const uint8_t *walk_list(asn1h_dec *d, const asn1h_type *t, const uint8_t
     size_t i = 0;
 
     (void)v;                                /* a walked list stays empty */
-    if (!(form & ASN1H_FORM_CONSTRUCTED))
-        return asn1h_fail(d, ASN1H_ERR_FORM, p);
+    ASN1H_REQUIRE_CONSTRUCTED(d, p, form);
     ASN1H_ENTER(d, p);
     if (w->pull && !w->pull(w->ctx, p))     /* the list starts: all before it is in */
         return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
