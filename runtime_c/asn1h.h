@@ -403,6 +403,12 @@ typedef struct asn1h_codecs {
     const uint8_t *(*real_decode)(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                   unsigned form, double *v);
     uint8_t *(*real_encode)(asn1h_enc *e, uint8_t *p, double v);
+    /* ENUMERATED contents: one of the type's numbers, or an addition's (asn1h_decode.c);
+     * the encoder's test of an extensible type's number (asn1h_encode.c), else NULL */
+    const uint8_t *(*enumerated_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                        const uint8_t *end, unsigned form, void *v);
+    uint8_t *(*enumerated_encode)(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                  const void *v);
     /* UTCTime and GeneralizedTime contents (asn1h_time.c; in DER form alone in a build of
      * DER's forms) */
     const uint8_t *(*time_decode)(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,

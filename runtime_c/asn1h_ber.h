@@ -645,6 +645,12 @@ const uint8_t *asn1h_dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p
 const uint8_t *asn1h_dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                               unsigned form, double *v);
 uint8_t *asn1h_enc_real(asn1h_enc *e, uint8_t *p, double v);
+/* ENUMERATED contents, asn1h_decode.c: one of the type's numbers, or an addition's when it
+ * is extensible.  asn1h_encode.c: an extensible type's number, refused when it looks like
+ * an addition kept by index (asn1h.h) that is not one of the type's own. */
+const uint8_t *asn1h_dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                    const uint8_t *end, unsigned form, void *v);
+uint8_t *asn1h_enc_enumerated(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
 /* DER: whether the element encoded in [previous, at) sorts before the one in [at, end). */
 int asn1h_der_ascending(const uint8_t *previous, const uint8_t *at, const uint8_t *end);
 /* OBJECT IDENTIFIER / RELATIVE-OID contents: subidentifiers in the fewest octets. */
@@ -660,6 +666,18 @@ static inline unsigned asn1h_storage(const asn1h_type *t)
 
 /* A value stored as `storage`, as a number (ASN1H_INT_BIG excepted). */
 int64_t asn1h_load_int(unsigned storage, const void *v);
+
+/* Whether x is one of ENUMERATED t's own numbers. */
+static inline int asn1h_enum_known(const asn1h_spec *spec, const asn1h_type *t, int64_t x)
+{
+    unsigned i;
+    if (t->flags & ASN1H_T_DENSE)
+        return x >= 0 && x < (int64_t)t->count;
+    for (i = 0; i < t->count; i++)
+        if (spec->enum_values[t->first + i] == x)
+            return 1;
+    return 0;
+}
 
 /* Reads a value's own tags (explicit wrappers, then its identifier) and its contents;
  * writes them.  For open types' values and the top of asn1h_decode/asn1h_encode. */

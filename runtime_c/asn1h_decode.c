@@ -316,13 +316,9 @@ static const uint8_t *dec_integer(asn1h_dec *d, const asn1h_type *t, const uint8
     return asn1h_dec_int(d, t, p, end, v);
 }
 
-ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t,
-                                                    const uint8_t *p, const uint8_t *end,
-                                                    unsigned form, void *v)
+const uint8_t *asn1h_dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                    const uint8_t *end, unsigned form, void *v)
 {
-    int64_t value;
-    unsigned i;
-
     ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     if (!asn1h_dec_int(d, t, p, end, v))
         return NULL;
@@ -330,15 +326,8 @@ ASN1H_NOINLINE static const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_ty
      * index (asn1h.h): the 4 octets 80 00 xx xx */
     if ((t->flags & ASN1H_T_EXTENSIBLE) && (end - p != 4 || p[0] != 0x80 || p[1] != 0x00))
         return end;
-    value = asn1h_load_int(asn1h_storage(t), v);
-    if (t->flags & ASN1H_T_DENSE) {
-        if (value >= 0 && value < (int64_t)t->count)
-            return end;
-    } else {
-        for (i = 0; i < t->count; i++)
-            if (d->spec->enum_values[t->first + i] == value)
-                return end;
-    }
+    if (asn1h_enum_known(d->spec, t, asn1h_load_int(asn1h_storage(t), v)))
+        return end;
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
@@ -474,6 +463,14 @@ ASN1H_INLINE const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uin
 {
     const asn1h_codecs *codecs = d->spec->codecs;
     return codecs->set_decode ? codecs->set_decode(d, t, p, end, form, v) : no_codec(d, p);
+}
+
+ASN1H_INLINE const uint8_t *dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                           const uint8_t *end, unsigned form, void *v)
+{
+    const asn1h_codecs *codecs = d->spec->codecs;
+    return codecs->enumerated_decode ? codecs->enumerated_decode(d, t, p, end, form, v)
+                                     : no_codec(d, p);
 }
 
 ASN1H_NOINLINE static const uint8_t *dec_real(asn1h_dec *d, const uint8_t *p,

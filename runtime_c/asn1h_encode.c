@@ -366,16 +366,11 @@ ASN1H_NOINLINE static uint8_t *enc_time(asn1h_enc *e, const asn1h_type *t, uint8
     return codecs->time_encode ? codecs->time_encode(e, p, v, t->aux) : no_codec(e);
 }
 
-/* Whether x is one of ENUMERATED t's own items. */
-static int known_item(const asn1h_spec *spec, const asn1h_type *t, int64_t x)
+ASN1H_NOINLINE static uint8_t *enc_enumerated(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
+                                              const void *v)
 {
-    unsigned i;
-    if (t->flags & ASN1H_T_DENSE)
-        return x >= 0 && x < (int64_t)t->count;
-    for (i = 0; i < t->count; i++)
-        if (spec->enum_values[t->first + i] == x)
-            return 1;
-    return 0;
+    const asn1h_codecs *codecs = e->spec->codecs;
+    return codecs->enumerated_encode ? codecs->enumerated_encode(e, t, p, v) : no_codec(e);
 }
 
 /* OCTET STRING, the character strings, the times and the object identifiers. */
@@ -401,12 +396,11 @@ ASN1H_NOINLINE static uint8_t *enc_constrained(asn1h_enc *e, const asn1h_type *t
 
 /* ENUMERATED of an extensible type: an addition PER kept by index (asn1h.h) has no known
  * number.  Those numbers are the 4 octets 80 00 xx xx, so only such contents are looked at. */
-ASN1H_NOINLINE static uint8_t *enc_enumerated(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
-                                              const void *v)
+uint8_t *asn1h_enc_enumerated(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
 {
     uint8_t *q = asn1h_enc_int(e, t, p, v);
     if (q && p - q == 4 && q[0] == 0x80 && q[1] == 0x00
-        && !known_item(e->spec, t, asn1h_load_int(asn1h_storage(t), v)))
+        && !asn1h_enum_known(e->spec, t, asn1h_load_int(asn1h_storage(t), v)))
         return asn1h_enc_fail(e, ASN1H_ERR_VALUE);
     return q;
 }

@@ -2,7 +2,8 @@
 
 The tables reach each part through the spec's `asn1h_codecs` (docs/runtime.md), so a
 program linked with --gc-sections (as docs/benchmarks.md measures code) keeps only the
-parts its types use: SET contents, times, REAL, unknown extensions, values kept as received
+parts its types use: SET contents, ENUMERATED (and the encoder's test of an extensible
+one's numbers), times, REAL, unknown extensions, values kept as received
 (an ANY), open types resolved through their tables, the general test of a DEFAULT value,
 the general constraint checker.  Each spec below needs some of them, or none; its
 converter keeps exactly those, and still round-trips a value.
@@ -18,7 +19,9 @@ import cbuild
 from asn1c_hybrid import api
 
 FLAGS = ("-O1", "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections")
-PARTS = {"set": "asn1h_dec_set", "time": "asn1h_dec_time", "real": "asn1h_dec_real",
+PARTS = {"set": "asn1h_dec_set", "enumerated": "asn1h_dec_enumerated",
+         "extensible enumerated": "asn1h_enc_enumerated",
+         "time": "asn1h_dec_time", "real": "asn1h_dec_real",
          "extensions": "asn1h_take_unknown", "received": "asn1h_put_received",
          "open types": "asn1h_resolve_open_types"}
 TABLE = """ALG ::= CLASS { &id INTEGER UNIQUE, &Type } WITH SYNTAX { ID &id TYPE &Type }
@@ -30,6 +33,9 @@ SPECS = {
     "set": ("SET { a [0] INTEGER, b [1] BOOLEAN }", {"set"}, "3106800105810100"),
     "time": ("SEQUENCE { t UTCTime }", {"time"}, "300f170d3236313132363136303030305a"),
     "real": ("SEQUENCE { r REAL }", {"real"}, "3005090380fb05"),
+    "enumerated": ("SEQUENCE { e ENUMERATED { a, b } }", {"enumerated"}, "30030a0101"),
+    "extensible enumerated": ("SEQUENCE { e ENUMERATED { a, b, ... } }",
+                              {"enumerated", "extensible enumerated"}, "30030a0101"),
     "extensions": ("SEQUENCE { a INTEGER, ... }", {"extensions", "received"}, "3003020105"),
     # an ANY without a table is written back as received, never resolved
     "any": ("SEQUENCE { id INTEGER, value ANY DEFINED BY id }", {"received"},

@@ -106,9 +106,9 @@ class Tables:
     # the pairs' numbers
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
-    # "time", "received", "open_types", "extensions", "set_extensions",
-    # "choice_extensions", "check" (or "size_check", which it makes unneeded), "ber_forms",
-    # "defaults" (source.c.j2)
+    # "enumerated", "extensible_enumerated", "time", "received", "open_types", "extensions",
+    # "set_extensions", "choice_extensions", "check" (or "size_check", which it makes
+    # unneeded), "ber_forms", "defaults" (source.c.j2)
 
 
 PER_CODECS = {"real", "check", "size_check", "defaults"}  # the parts asn1h_per.c reaches
@@ -510,6 +510,9 @@ class _Builder:
             entry.count = len(items)
             entry.aux = t.storage
             entry.extra = root
+            self.t.codecs.add("enumerated")
+            if "ASN1H_T_EXTENSIBLE" in t.flags:     # the encoder looks at its numbers
+                self.t.codecs.add("extensible_enumerated")
         elif kind == "ASN1H_BYTES":
             entry.aux = str(t.universal)
             if t.universal in (23, 24):

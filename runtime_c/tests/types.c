@@ -89,7 +89,9 @@ static const uint16_t name_index[2] = { 0, 191 };
 static const asn1h_codecs codecs = {
     asn1h_dec_set,                          /* Pair and Mixed are SETs */
     asn1h_dec_constructed,                  /* BER's constructed strings */
-    asn1h_dec_real, asn1h_enc_real, asn1h_dec_time, asn1h_put_time,
+    asn1h_dec_real, asn1h_enc_real,
+    asn1h_dec_enumerated, NULL,             /* Color: not extensible */
+    asn1h_dec_time, asn1h_put_time,
     asn1h_resolve_open_types, asn1h_put_received,
     /* Record and Alt are extensible */
     asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative,
