@@ -182,6 +182,7 @@ static inline int asn1h_size_within(size_t n, uint64_t low, uint64_t high)
 
 int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+int asn1h_satisfies_values(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 
 /* Whether record c of a list or of a string of one octet per character, one SIZE
  * interval, holds for v: its length or count, after the pointer (asn1h_bytes, lists). */

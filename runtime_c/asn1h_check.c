@@ -1,6 +1,7 @@
 /* asn1h_check.c: subtype constraints checked at run time (an optional part: a spec
- * without checkable constraints does not link it, and one whose constraints asn1h_check
- * decides inline links asn1h_satisfies_size alone).
+ * without checkable constraints does not link it, one whose constraints asn1h_check
+ * decides inline links asn1h_satisfies_size alone, and one with INTEGER ranges beside them
+ * asn1h_satisfies_values).
  *
  * A type's constraint record (asn1h_constraint) lists intervals of spec->bounds: the
  * permitted INTEGER values, the permitted sizes (characters of a string, bits of a BIT
@@ -96,5 +97,17 @@ int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v)
 int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void *v)
 {
     const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+    return !c->sizes || asn1h_record_size_ok(spec, c, v);
+}
+
+/* The checker of a spec whose other records are intervals of an INTEGER's values, in a
+ * storage whose numbers are all int64_t's (emit/tables.py): LDAP's and Kerberos's ranges,
+ * for instance, without the general checker's strings and big numbers. */
+int asn1h_satisfies_values(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+{
+    const asn1h_constraint *c = &spec->constraints[t->extra - 1];
+    if (t->kind == ASN1H_INTEGER)
+        return !c->values || within(spec->bounds + 2 * (size_t)c->first, c->values,
+                                    asn1h_load_int(asn1h_storage(t), v));
     return !c->sizes || asn1h_record_size_ok(spec, c, v);
 }

@@ -274,12 +274,15 @@ def test_der_leaves_out_defaults_and_links_the_general_test_only_when_needed(
 # Constraints that asn1h_check (asn1h_ber.h) decides inline, one SIZE interval of a list or
 # of an octet string, need no general checker (asn1h_check.c's asn1h_satisfies, the "check"
 # part): BER decodes and encodes without it, PER with asn1h_satisfies_size, and all refuse
-# values outside them.  A list's lower bound alone is not PER-visible: PER writes its
-# length as if unconstrained, and the decoder checks it.
+# values outside them.  Beside them, an INTEGER range of a storage of int64_t's numbers
+# needs asn1h_satisfies_values alone.  A list's lower bound alone is not PER-visible: PER
+# writes its length as if unconstrained, and the decoder checks it.
 CHECKED = ("SEQUENCE {{ l SEQUENCE SIZE ({lb}..MAX) OF INTEGER, s OCTET STRING (SIZE (1..4)),"
            " {more}n INTEGER }}")
 GENERAL_CHECKS = {"inline": "", "range": "r INTEGER (0..7), ",
                   "utf8": "u UTF8String (SIZE (1..2)), "}
+CHECKER = {"inline": "asn1h_satisfies_size", "range": "asn1h_satisfies_values",
+           "utf8": "asn1h_satisfies"}
 INPUT = {"der": "ber", "uper": "uper"}   # the converter reads DER as BER
 CHECKED_VALUES = {"inline": {}, "range": {"r": 3}, "utf8": {"u": "é"}}
 CONSTRAINT_MAIN = r"""
@@ -328,9 +331,9 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
     symbols = {line.split()[-1] for line in subprocess.run(
         ["nm", str(program.program)], capture_output=True, text=True,
         check=True).stdout.splitlines()}
-    # the general checker, or (for PER, which asks spec->codecs) the size check alone
-    assert ("asn1h_satisfies" in symbols) == (name != "inline")
-    assert ("asn1h_satisfies_size" in symbols) == (name == "inline")
+    # the general checker, the range check, or (for PER, which asks spec->codecs) the size
+    # check alone
+    assert symbols & set(CHECKER.values()) == {CHECKER[name]}
     # asn1tools, with the list's lower bound 0, writes the values; ours refuses the empty
     # list and the five octets, in DER and in UPER
     relaxed = {rule: asn1tools.compile_string(spec_text(0, more), rule)
@@ -341,7 +344,8 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
         run = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-", input=data)
         assert run.stdout == data
         # in UPER, SIZE (1..4) is PER's to decide: it writes the length in two bits
-        for member, bad in (("l", []), ("s", b"abcde"))[:2 if rule == "der" else 1]:
+        refusals = [("l", []), ("s", b"abcde")] + ([("r", 9)] if name == "range" else [])
+        for member, bad in refusals[:None if rule == "der" else 1]:
             data = relaxed[rule].encode("T", {**good, member: bad})
             refused = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-",
                                   input=data, check=False)
