@@ -182,7 +182,7 @@ static inline int asn1h_size_within(size_t n, uint64_t low, uint64_t high)
 
 int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void *v);
-int asn1h_satisfies_values(const asn1h_spec *spec, const asn1h_type *t, const void *v);
+int asn1h_satisfies_numbers(const asn1h_spec *spec, const asn1h_type *t, const void *v);
 
 /* Whether record c of a list or of a string of one octet per character, one SIZE
  * interval, holds for v: its length or count, after the pointer (asn1h_bytes, lists). */
@@ -301,7 +301,8 @@ const uint8_t *asn1h_fail(asn1h_dec *d, asn1h_code code, const uint8_t *at);
     do { if (((form) & ASN1H_FORM_CONSTRUCTED) != (constructed)) \
              return asn1h_fail((d), ASN1H_ERR_FORM, (p)); } while (0)
 #define ASN1H_REQUIRE_PRIMITIVE(d, p, form) ASN1H_REQUIRE_FORM(d, p, form, 0)
-#define ASN1H_REQUIRE_CONSTRUCTED(d, p, form) ASN1H_REQUIRE_FORM(d, p, form, ASN1H_FORM_CONSTRUCTED)
+#define ASN1H_REQUIRE_CONSTRUCTED(d, p, form) \
+    ASN1H_REQUIRE_FORM(d, p, form, ASN1H_FORM_CONSTRUCTED)
 
 /* While an error unwinds: prepend a component (or, when m is NULL, an element index) to
  * its path. */

@@ -1,7 +1,7 @@
 /* asn1h_check.c: subtype constraints checked at run time (an optional part: a spec
  * without checkable constraints does not link it, one whose constraints asn1h_check
- * decides inline links asn1h_satisfies_size alone, and one with INTEGER ranges beside them
- * asn1h_satisfies_values).
+ * decides inline links asn1h_satisfies_size alone, and one with INTEGER ranges or BIT
+ * STRING sizes beside them asn1h_satisfies_numbers).
  *
  * A type's constraint record (asn1h_constraint) lists intervals of spec->bounds: the
  * permitted INTEGER values, the permitted sizes (characters of a string, bits of a BIT
@@ -62,6 +62,12 @@ static int bytes_ok(const asn1h_type *t, const asn1h_bytes *v, const int64_t *si
     return 1;
 }
 
+static int bits_ok(const asn1h_bits *v, const int64_t *sizes, unsigned nsizes)
+{
+    size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
+    return !nsizes || (n <= (size_t)INT64_MAX && within(sizes, nsizes, (int64_t)n));
+}
+
 int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v)
 {
     const asn1h_constraint *c = &spec->constraints[t->extra - 1];
@@ -76,11 +82,8 @@ int asn1h_satisfies(const asn1h_spec *spec, const asn1h_type *t, const void *v)
         return !c->values || integer_ok(t, v, values, c->values);
     case ASN1H_BYTES:
         return bytes_ok(t, (const asn1h_bytes *)v, sizes, c->sizes, chars, c->chars);
-    case ASN1H_BIT_STRING: {
-        const asn1h_bits *b = (const asn1h_bits *)v;
-        n = b->len ? b->len * 8 - (b->unused & 7u) : 0;
-        return !c->sizes || (n <= (size_t)INT64_MAX && within(sizes, c->sizes, (int64_t)n));
-    }
+    case ASN1H_BIT_STRING:
+        return bits_ok((const asn1h_bits *)v, sizes, c->sizes);
     case ASN1H_SEQUENCE_OF:
     case ASN1H_SET_OF:
         asn1h_array_get(v, &items, &n);
@@ -101,13 +104,19 @@ int asn1h_satisfies_size(const asn1h_spec *spec, const asn1h_type *t, const void
 }
 
 /* The checker of a spec whose other records are intervals of an INTEGER's values, in a
- * storage whose numbers are all int64_t's (emit/tables.py): LDAP's and Kerberos's ranges,
- * for instance, without the general checker's strings and big numbers. */
-int asn1h_satisfies_values(const asn1h_spec *spec, const asn1h_type *t, const void *v)
+ * storage whose numbers are all int64_t's, or of a BIT STRING's sizes (emit/tables.py):
+ * LDAP's, Kerberos's and X.400's, without the general checker's characters and big
+ * numbers. */
+int asn1h_satisfies_numbers(const asn1h_spec *spec, const asn1h_type *t, const void *v)
 {
     const asn1h_constraint *c = &spec->constraints[t->extra - 1];
-    if (t->kind == ASN1H_INTEGER)
-        return !c->values || within(spec->bounds + 2 * (size_t)c->first, c->values,
-                                    asn1h_load_int(asn1h_storage(t), v));
-    return !c->sizes || asn1h_record_size_ok(spec, c, v);
+    const int64_t *values = spec->bounds + 2 * (size_t)c->first;
+    switch ((asn1h_kind)t->kind) {
+    case ASN1H_INTEGER:
+        return !c->values || within(values, c->values, asn1h_load_int(asn1h_storage(t), v));
+    case ASN1H_BIT_STRING:
+        return bits_ok((const asn1h_bits *)v, values, c->sizes);    /* (no values) */
+    default:
+        return !c->sizes || asn1h_record_size_ok(spec, c, v);
+    }
 }

@@ -274,17 +274,21 @@ def test_der_leaves_out_defaults_and_links_the_general_test_only_when_needed(
 # Constraints that asn1h_check (asn1h_ber.h) decides inline, one SIZE interval of a list or
 # of an octet string, need no general checker (asn1h_check.c's asn1h_satisfies, the "check"
 # part): BER decodes and encodes without it, PER with asn1h_satisfies_size, and all refuse
-# values outside them.  Beside them, an INTEGER range of a storage of int64_t's numbers
-# needs asn1h_satisfies_values alone.  A list's lower bound alone is not PER-visible: PER
+# values outside them.  Beside them, an INTEGER range of a storage of int64_t's numbers,
+# or a BIT STRING's SIZE, needs asn1h_satisfies_numbers alone.  A list's lower bound alone is not PER-visible: PER
 # writes its length as if unconstrained, and the decoder checks it.
 CHECKED = ("SEQUENCE {{ l SEQUENCE SIZE ({lb}..MAX) OF INTEGER, s OCTET STRING (SIZE (1..4)),"
            " {more}n INTEGER }}")
 GENERAL_CHECKS = {"inline": "", "range": "r INTEGER (0..7), ",
+                  "bits": "b BIT STRING (SIZE (1..8)), ",
                   "utf8": "u UTF8String (SIZE (1..2)), "}
-CHECKER = {"inline": "asn1h_satisfies_size", "range": "asn1h_satisfies_values",
-           "utf8": "asn1h_satisfies"}
+CHECKER = {"inline": "asn1h_satisfies_size", "range": "asn1h_satisfies_numbers",
+           "bits": "asn1h_satisfies_numbers", "utf8": "asn1h_satisfies"}
+# beyond the constraint, in DER (in UPER these are PER's to decide)
+OUT_OF_RANGE = {"range": [("r", 9)], "bits": [("b", (b"\x00\x00", 16))]}
 INPUT = {"der": "ber", "uper": "uper"}   # the converter reads DER as BER
-CHECKED_VALUES = {"inline": {}, "range": {"r": 3}, "utf8": {"u": "é"}}
+CHECKED_VALUES = {"inline": {}, "range": {"r": 3}, "bits": {"b": (b"\x80", 1)},
+                  "utf8": {"u": "é"}}
 CONSTRAINT_MAIN = r"""
 #include <stdio.h>
 #include <string.h>
@@ -344,7 +348,7 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
         run = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-", input=data)
         assert run.stdout == data
         # in UPER, SIZE (1..4) is PER's to decide: it writes the length in two bits
-        refusals = [("l", []), ("s", b"abcde")] + ([("r", 9)] if name == "range" else [])
+        refusals = [("l", []), ("s", b"abcde")] + OUT_OF_RANGE.get(name, [])
         for member, bad in refusals[:None if rule == "der" else 1]:
             data = relaxed[rule].encode("T", {**good, member: bad})
             refused = program.run("-p", "Parts.T", "-i", INPUT[rule], "-o", rule, "-",

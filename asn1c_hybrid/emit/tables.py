@@ -107,12 +107,12 @@ class Tables:
     bounds: list[int] = field(default_factory=list)
     codecs: set[str] = field(default_factory=set)   # the runtime's parts: "set", "real",
     # "enumerated", "extensible_enumerated", "time", "received", "open_types", "extensions",
-    # "set_extensions", "choice_extensions", "check" (or "value_check" or "size_check",
-    # which it makes unneeded; "value_check" makes "size_check" unneeded), "ber_forms",
+    # "set_extensions", "choice_extensions", "check" (or "number_check" or "size_check",
+    # which it makes unneeded; "number_check" makes "size_check" unneeded), "ber_forms",
     # "defaults" (source.c.j2)
 
 
-PER_CODECS = {"real", "check", "value_check", "size_check", "defaults"}  # what asn1h_per.c
+PER_CODECS = {"real", "check", "number_check", "size_check", "defaults"}  # what asn1h_per.c
                                                          # reaches (asn1h_codecs)
 # the kinds whose zero DEFAULT the encoder tests inline, without the "defaults" part
 ZERO_TESTED_INLINE = {"ASN1H_BOOLEAN", "ASN1H_INTEGER", "ASN1H_ENUMERATED",
@@ -133,13 +133,17 @@ def _checked_inline(kind: str, t: TypeLayout, check: Optional[RuntimeCheck]) -> 
                  or (kind == "ASN1H_BYTES" and t.universal not in (12, 28, 30))))
 
 
-def _checked_by_values(kind: str, t: TypeLayout, check: Optional[RuntimeCheck]) -> bool:
-    """Whether asn1h_satisfies_values (asn1h_check.c) decides the constraint record of t:
+def _checked_by_numbers(kind: str, t: TypeLayout, check: Optional[RuntimeCheck]) -> bool:
+    """Whether asn1h_satisfies_numbers (asn1h_check.c) decides the constraint record of t:
     intervals of an INTEGER's values, in a storage whose numbers are all int64_t's (not
-    uint64_t, not a big INTEGER).  A spec whose records are all such or checked inline
-    needs only that checker (the "value_check" part), not the general one."""
-    return (kind == "ASN1H_INTEGER" and check is not None and not check.sizes
-            and not check.chars and t.storage not in ("ASN1H_INT_BIG", "ASN1H_INT_U64"))
+    uint64_t, not a big INTEGER), or of a BIT STRING's sizes.  A spec whose records are
+    all such or checked inline needs only that checker (the "number_check" part), not the
+    general one, which also counts characters and reads big numbers."""
+    if check is None or check.chars:
+        return False
+    if kind == "ASN1H_INTEGER":
+        return not check.sizes and t.storage not in ("ASN1H_INT_BIG", "ASN1H_INT_U64")
+    return kind == "ASN1H_BIT_STRING" and not check.values
 
 
 def _rows(items: dict[str, bytes], shifts=range(0, 5)) -> tuple[int, dict[str, int],
@@ -532,7 +536,7 @@ class _Builder:
         if t.check or t.per:
             entry.extra = self.constraint_record(t.check or RuntimeCheck(), t.per) + 1
             self.t.codecs.add("size_check" if _checked_inline(kind, t, t.check)
-                              else "value_check" if _checked_by_values(kind, t, t.check)
+                              else "number_check" if _checked_by_numbers(kind, t, t.check)
                               else "check")
         if kind == "ASN1H_OPEN" or t.open_entries:
             self.t.codecs.add("received")
