@@ -245,21 +245,21 @@ static const uint8_t *dec_null(asn1h_dec *d, const uint8_t *p, const uint8_t *en
     return end;
 }
 
-/* Stores a value that fits 64 bits into the C storage of an INTEGER or ENUMERATED (I8 to
- * U64: signed, then unsigned, of 8, 16, 32 and 64 bits); 0 when it does not fit there. */
+/* Stores a value that fits 64 bits into the C storage of an INTEGER or ENUMERATED; 0 when
+ * it does not fit there.  u: the value's 64 bits, sign-extended when negative. */
 static int store_int(unsigned storage, void *v, uint64_t u, int negative)
 {
-    unsigned bits = 8u << ((storage - ASN1H_INT_I8) >> 1);
-    if ((storage - ASN1H_INT_I8) & 1) {     /* unsigned */
-        if (negative || (u >> (bits - 1)) >> 1)
-            return 0;
-    } else if (u >> (bits - 1) != (negative ? UINT64_MAX >> (bits - 1) : 0)) {
-        return 0;                           /* not all sign from the storage's top bit */
-    }
-    switch (bits) {
-    case 8: *(uint8_t *)v = (uint8_t)u; break;
-    case 16: *(uint16_t *)v = (uint16_t)u; break;
-    case 32: *(uint32_t *)v = (uint32_t)u; break;
+    static const uint64_t highest[8] = {    /* I8, U8, I16, U16, I32, U32, I64, U64 */
+        INT8_MAX, UINT8_MAX, INT16_MAX, UINT16_MAX,
+        INT32_MAX, UINT32_MAX, INT64_MAX, UINT64_MAX
+    };
+    unsigned k = storage - ASN1H_INT_I8;
+    if (negative ? (k & 1) || u < ~highest[k] : u > highest[k])
+        return 0;                           /* (~highest: the lowest of a signed storage) */
+    switch (k >> 1) {
+    case 0: *(uint8_t *)v = (uint8_t)u; break;
+    case 1: *(uint16_t *)v = (uint16_t)u; break;
+    case 2: *(uint32_t *)v = (uint32_t)u; break;
     default: *(uint64_t *)v = u; break;
     }
     return 1;
@@ -319,6 +319,8 @@ static const uint8_t *dec_integer(asn1h_dec *d, const asn1h_type *t, const uint8
 const uint8_t *asn1h_dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                     const uint8_t *end, unsigned form, void *v)
 {
+    int64_t value;
+
     ASN1H_REQUIRE_PRIMITIVE(d, p, form);
     if (!asn1h_dec_int(d, t, p, end, v))
         return NULL;
@@ -326,7 +328,10 @@ const uint8_t *asn1h_dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uin
      * index (asn1h.h): the 4 octets 80 00 xx xx */
     if ((t->flags & ASN1H_T_EXTENSIBLE) && (end - p != 4 || p[0] != 0x80 || p[1] != 0x00))
         return end;
-    if (asn1h_enum_known(d->spec, t, asn1h_load_int(asn1h_storage(t), v)))
+    /* the usual storage, a C enum's int32_t, read without a call */
+    value = asn1h_storage(t) == ASN1H_INT_I32 ? *(const int32_t *)v
+                                              : asn1h_load_int(asn1h_storage(t), v);
+    if (asn1h_enum_known(d->spec, t, value))
         return end;
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
