@@ -275,8 +275,8 @@ def test_der_leaves_out_defaults_and_links_the_general_test_only_when_needed(
 # of an octet string, need no general checker (asn1h_check.c's asn1h_satisfies, the "check"
 # part): BER decodes and encodes without it, PER with asn1h_satisfies_size, and all refuse
 # values outside them.  Beside them, an INTEGER range of a storage of int64_t's numbers,
-# or a BIT STRING's SIZE, needs asn1h_satisfies_numbers alone.  A list's lower bound alone is not PER-visible: PER
-# writes its length as if unconstrained, and the decoder checks it.
+# or a BIT STRING's SIZE, needs asn1h_satisfies_numbers alone.  A list's lower bound alone
+# is not PER-visible: PER writes its length as if unconstrained, and the decoder checks it.
 CHECKED = ("SEQUENCE {{ l SEQUENCE SIZE ({lb}..MAX) OF INTEGER, s OCTET STRING (SIZE (1..4)),"
            " {more}n INTEGER }}")
 GENERAL_CHECKS = {"inline": "", "range": "r INTEGER (0..7), ",
@@ -335,8 +335,8 @@ def test_constraints_checked_inline_link_no_general_checker(tmp_path, mode, name
     symbols = {line.split()[-1] for line in subprocess.run(
         ["nm", str(program.program)], capture_output=True, text=True,
         check=True).stdout.splitlines()}
-    # the general checker, the range check, or (for PER, which asks spec->codecs) the size
-    # check alone
+    # the general checker, the numbers' checker, or (for PER, which asks spec->codecs) the
+    # size check alone
     assert symbols & set(CHECKER.values()) == {CHECKER[name]}
     # asn1tools, with the list's lower bound 0, writes the values; ours refuses the empty
     # list and the five octets, in DER and in UPER

@@ -112,8 +112,8 @@ class Tables:
     # "defaults" (source.c.j2)
 
 
-PER_CODECS = {"real", "check", "number_check", "size_check", "defaults"}  # what asn1h_per.c
-                                                         # reaches (asn1h_codecs)
+# the parts asn1h_per.c reaches (asn1h_codecs)
+PER_CODECS = {"real", "check", "number_check", "size_check", "defaults"}
 # the kinds whose zero DEFAULT the encoder tests inline, without the "defaults" part
 ZERO_TESTED_INLINE = {"ASN1H_BOOLEAN", "ASN1H_INTEGER", "ASN1H_ENUMERATED",
                       "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF"}
