@@ -89,8 +89,7 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
             return NULL;
         if (tag != tags[i])
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
-        if (!(forms[i] & ASN1H_FORM_CONSTRUCTED))
-            return asn1h_fail(d, ASN1H_ERR_FORM, at);
+        ASN1H_REQUIRE_CONSTRUCTED(d, at, forms[i]);
         bounds[i] = end;
     }
     if (nwrap < ntags) {
