@@ -8,20 +8,27 @@
  */
 #include "asn1h_ber.h"
 
+/* A time's fields, in the order DER writes them; -1 for a minute or second left out. */
+enum { YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, FIELDS };
+
 typedef struct parsed_time {
-    int year, month, day, hour, minute, second;
+    int f[FIELDS];
     const uint8_t *fraction;            /* digits after the point, NULL when none */
     size_t fraction_len;
     int zone;                           /* 0: local time, 1: "Z", 2: an offset */
     int offset_minutes;                 /* east of UTC, for zone 2 */
 } parsed_time;
 
-static int two_digits(const uint8_t *p, int *value)
+/* Reads up to `max` numbers of two digits from *p on into out; how many it read. */
+ASN1H_COLD static int read_pairs(const uint8_t **p, const uint8_t *end, int *out, int max)
 {
-    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-        return 0;
-    *value = (p[0] - '0') * 10 + (p[1] - '0');
-    return 1;
+    const uint8_t *q = *p;
+    int n = 0;
+    for (; n < max && end - q >= 2 && (unsigned)(q[0] - '0') <= 9 && (unsigned)(q[1] - '0') <= 9;
+         q += 2)
+        out[n++] = (q[0] - '0') * 10 + (q[1] - '0');
+    *p = q;
+    return n;
 }
 
 /* Two digits already checked to be digits. */
@@ -42,32 +49,19 @@ static int days_in_month(int year, int month)
 ASN1H_COLD static int parse_time(const uint8_t *p, const uint8_t *end, unsigned universal,
                                  parsed_time *t)
 {
-    int century = 0;
+    /* the digits two by two: a GeneralizedTime's year takes two pairs, a UTCTime's one,
+     * then month, day, hour, and minute and second when present.  Five pairs at least:
+     * UTCTime always has minutes. */
+    int pairs[FIELDS + 1], year_pairs = universal == 24 ? 2 : 1, i;
+    int n = read_pairs(&p, end, pairs, FIELDS - 1 + year_pairs);
     memset(t, 0, sizeof *t);
-    t->second = -1;
-    if (universal == 24) {                      /* YYYY */
-        if (end - p < 10 || !two_digits(p, &century) || !two_digits(p + 2, &t->year))
-            return 0;
-        t->year += century * 100;
-        p += 4;
-    } else {                                    /* YY: years 1950 to 2049 (RFC 5280) */
-        if (end - p < 10 || !two_digits(p, &t->year))
-            return 0;
-        t->year += t->year < 50 ? 2000 : 1900;
-        p += 2;
-    }
-    if (!two_digits(p, &t->month) || !two_digits(p + 2, &t->day) || !two_digits(p + 4, &t->hour))
+    if (n < 5)
         return 0;
-    p += 6;
-    if (end - p >= 2 && two_digits(p, &t->minute)) {
-        p += 2;
-        if (end - p >= 2 && two_digits(p, &t->second))
-            p += 2;
-    } else if (universal == 23) {
-        return 0;                               /* UTCTime always has minutes */
-    } else {
-        t->minute = -1;
-    }
+    /* YY: years 1950 to 2049 (RFC 5280) */
+    t->f[YEAR] = year_pairs == 2 ? pairs[0] * 100 + pairs[1]
+                                 : pairs[0] + (pairs[0] < 50 ? 2000 : 1900);
+    for (i = MONTH; i < FIELDS; i++)
+        t->f[i] = i + year_pairs - 1 < n ? pairs[i + year_pairs - 1] : -1;
     if (p < end && (*p == '.' || *p == ',') && universal == 24) {
         t->fraction = ++p;
         while (p < end && *p >= '0' && *p <= '9')
@@ -80,25 +74,20 @@ ASN1H_COLD static int parse_time(const uint8_t *p, const uint8_t *end, unsigned 
         t->zone = 1;
         p++;
     } else if (p < end && (*p == '+' || *p == '-')) {
-        int hours, minutes = 0, sign = *p == '-' ? -1 : 1;
-        if (end - p < 3 || !two_digits(p + 1, &hours))
-            return 0;
-        p += 3;
-        if (end - p >= 2 && two_digits(p, &minutes))
-            p += 2;
-        else if (universal == 23)
-            return 0;                           /* UTCTime offsets are hhmm */
-        if (hours > 23 || minutes > 59)
+        int sign = *p++ == '-' ? -1 : 1, hhmm[2] = {0, 0};
+        int k = read_pairs(&p, end, hhmm, 2);
+        /* hh, then mm: optional but in a UTCTime */
+        if (k < (universal == 23 ? 2 : 1) || hhmm[0] > 23 || hhmm[1] > 59)
             return 0;
         t->zone = 2;
-        t->offset_minutes = sign * (hours * 60 + minutes);
+        t->offset_minutes = sign * (hhmm[0] * 60 + hhmm[1]);
     } else if (universal == 23) {
         return 0;                               /* UTCTime is never a local time */
     }
-    return p == end && t->month >= 1 && t->month <= 12 && t->day >= 1
-           && t->day <= days_in_month(t->year, t->month) && t->hour <= 24
-           && t->minute <= 59 && t->second <= 60
-           && (t->hour < 24 || (t->minute <= 0 && t->second <= 0 && !t->fraction));
+    return p == end && t->f[MONTH] >= 1 && t->f[MONTH] <= 12 && t->f[DAY] >= 1
+           && t->f[DAY] <= days_in_month(t->f[YEAR], t->f[MONTH]) && t->f[HOUR] <= 24
+           && t->f[MINUTE] <= 59 && t->f[SECOND] <= 60
+           && (t->f[HOUR] < 24 || (t->f[MINUTE] <= 0 && t->f[SECOND] <= 0 && !t->fraction));
 }
 
 int asn1h_is_time(const uint8_t *p, const uint8_t *end, unsigned universal)
@@ -142,26 +131,26 @@ int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal)
 /* Moves the time by `minutes` (either sign), carrying into hours, days, months, years. */
 ASN1H_COLD static void shift(parsed_time *t, int minutes)
 {
-    int total = t->hour * 60 + t->minute + minutes;
+    int *f = t->f, total = f[HOUR] * 60 + f[MINUTE] + minutes;
     int days = total >= 0 ? total / 1440 : -((-total + 1439) / 1440);
     total -= days * 1440;
-    t->hour = total / 60;
-    t->minute = total % 60;
+    f[HOUR] = total / 60;
+    f[MINUTE] = total % 60;
     for (; days > 0; days--)
-        if (++t->day > days_in_month(t->year, t->month)) {
-            t->day = 1;
-            if (++t->month > 12) {
-                t->month = 1;
-                t->year++;
+        if (++f[DAY] > days_in_month(f[YEAR], f[MONTH])) {
+            f[DAY] = 1;
+            if (++f[MONTH] > 12) {
+                f[MONTH] = 1;
+                f[YEAR]++;
             }
         }
     for (; days < 0; days++)
-        if (--t->day < 1) {
-            if (--t->month < 1) {
-                t->month = 12;
-                t->year--;
+        if (--f[DAY] < 1) {
+            if (--f[MONTH] < 1) {
+                f[MONTH] = 12;
+                f[YEAR]--;
             }
-            t->day = days_in_month(t->year, t->month);
+            f[DAY] = days_in_month(f[YEAR], f[MONTH]);
         }
 }
 
@@ -180,35 +169,27 @@ ASN1H_COLD size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned 
     parsed_time t;
     uint8_t *o = out;
     size_t digits;
+    int i;
     if (!parse_time(p, end, universal, &t) || t.zone == 0)
         return 0;
-    if (t.fraction && (t.minute < 0 || t.second < 0))
+    if (t.fraction && (t.f[MINUTE] < 0 || t.f[SECOND] < 0))
         return 0;
-    if (t.minute < 0)
-        t.minute = 0;
-    if (t.second < 0)
-        t.second = 0;
-    if (t.zone == 2)
-        shift(&t, -t.offset_minutes);
-    if (t.hour == 24) {                         /* midnight: 000000 of the next day */
-        t.hour = 0;
-        shift(&t, 24 * 60);
-    }
+    for (i = MINUTE; i < FIELDS; i++)
+        if (t.f[i] < 0)
+            t.f[i] = 0;
+    /* to UTC (offset_minutes is 0 with "Z"); the shift also carries an hour of 24,
+     * midnight, into 000000 of the next day */
+    shift(&t, -t.offset_minutes);
     if (universal == 24) {
-        if (t.year < 0 || t.year > 9999)
+        if (t.f[YEAR] < 0 || t.f[YEAR] > 9999)
             return 0;
-        o = put_two(o, t.year / 100);
-        o = put_two(o, t.year % 100);
-    } else {
-        if (t.year < 1950 || t.year > 2049)
-            return 0;
-        o = put_two(o, t.year % 100);
+        o = put_two(o, t.f[YEAR] / 100);
+    } else if (t.f[YEAR] < 1950 || t.f[YEAR] > 2049) {
+        return 0;
     }
-    o = put_two(o, t.month);
-    o = put_two(o, t.day);
-    o = put_two(o, t.hour);
-    o = put_two(o, t.minute);
-    o = put_two(o, t.second);
+    t.f[YEAR] %= 100;
+    for (i = YEAR; i < FIELDS; i++)
+        o = put_two(o, t.f[i]);
     for (digits = t.fraction_len; digits && t.fraction[digits - 1] == '0'; digits--) {}
     if (digits) {
         if (digits > ASN1H_TIME_MAX - 17)
@@ -224,12 +205,14 @@ ASN1H_COLD size_t asn1h_der_time(const uint8_t *p, const uint8_t *end, unsigned 
 uint8_t *asn1h_put_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v, unsigned universal)
 {
     uint8_t der[ASN1H_TIME_MAX];
-    size_t len;
-    if (asn1h_is_der_time(v->buf, v->buf + v->len, universal))
-        return asn1h_put_raw(e, p, v->buf, v->len);
-    if (!(len = asn1h_der_time(v->buf, v->buf + v->len, universal, der)))
-        return asn1h_enc_fail(e, ASN1H_ERR_NO_DER);
-    return asn1h_put_raw(e, p, der, len);
+    const uint8_t *buf = v->buf;
+    size_t len = v->len;
+    if (!asn1h_is_der_time(buf, buf + len, universal)) {
+        if (!(len = asn1h_der_time(buf, buf + len, universal, der)))
+            return asn1h_enc_fail(e, ASN1H_ERR_NO_DER);
+        buf = der;
+    }
+    return asn1h_put_raw(e, p, buf, len);
 }
 
 uint8_t *asn1h_put_der_time(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
