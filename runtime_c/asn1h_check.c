@@ -13,9 +13,9 @@
 
 static int within(const int64_t *pairs, unsigned n, int64_t x)
 {
-    unsigned i;
-    for (i = 0; i < n; i++)
-        if (x >= pairs[2 * i] && x <= pairs[2 * i + 1])
+    const int64_t *end = pairs + 2 * (size_t)n;
+    for (; pairs != end; pairs += 2)
+        if (x >= pairs[0] && x <= pairs[1])
             return 1;
     return 0;
 }
@@ -62,7 +62,7 @@ static int bytes_ok(const asn1h_type *t, const asn1h_bytes *v, const int64_t *si
     return 1;
 }
 
-static int bits_ok(const asn1h_bits *v, const int64_t *sizes, unsigned nsizes)
+ASN1H_INLINE int bits_ok(const asn1h_bits *v, const int64_t *sizes, unsigned nsizes)
 {
     size_t n = v->len ? v->len * 8 - (v->unused & 7u) : 0;
     return !nsizes || (n <= (size_t)INT64_MAX && within(sizes, nsizes, (int64_t)n));
