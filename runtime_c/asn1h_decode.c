@@ -335,40 +335,47 @@ const uint8_t *asn1h_dec_enumerated(asn1h_dec *d, const asn1h_type *t, const uin
     return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
-/* Total length of a constructed string's segments, each with universal tag `segment_tag`.
- * BIT STRING segments each start with an unused-bits octet, only the last may be non-0. */
-ASN1H_COLD static const uint8_t *segments(asn1h_dec *d, const uint8_t *p,
-                                          const uint8_t *end, unsigned form,
-                                          uint32_t segment_tag, uint8_t *out, size_t *total,
-                                          unsigned depth, uint8_t *unused)
+/* A constructed string's segments, read twice: for their total length, then copied into
+ * `out`.  Each has universal tag `tag`; BIT STRING segments each start with an unused-bits
+ * octet, only the last may be non-0. */
+typedef struct segment_walk {
+    asn1h_dec *d;
+    uint32_t tag;
+    uint8_t unused;
+    uint8_t *out;                           /* NULL: lengths only */
+    size_t total;
+} segment_walk;
+
+ASN1H_COLD static const uint8_t *segments(segment_walk *w, const uint8_t *p,
+                                          const uint8_t *end, unsigned form, unsigned depth)
 {
+    asn1h_dec *d = w->d;
     while (!asn1h_at_end(p, end, form)) {
         const uint8_t *at = p, *content_end;
         uint32_t tag;
         unsigned seg_form;
-        if (*unused)                        /* only the last BIT STRING segment has any */
+        if (w->unused)                      /* only the last BIT STRING segment has any */
             return asn1h_fail(d, ASN1H_ERR_VALUE, at);
         if (!(p = asn1h_read_tl(d, p, end, &tag, &seg_form, &content_end)))
             return NULL;
-        if (tag != segment_tag)
+        if (tag != w->tag)
             return asn1h_fail(d, ASN1H_ERR_TAG, at);
         if (seg_form & ASN1H_FORM_CONSTRUCTED) {
             if (depth == 0)
                 return asn1h_fail(d, ASN1H_ERR_DEPTH, at);
-            if (!(p = segments(d, p, content_end, seg_form, segment_tag, out, total,
-                               depth - 1, unused)))
+            if (!(p = segments(w, p, content_end, seg_form, depth - 1)))
                 return NULL;
             continue;
         }
-        if (segment_tag == ASN1H_TAG(ASN1H_UNIVERSAL, 3)) {
+        if (w->tag == ASN1H_TAG(ASN1H_UNIVERSAL, 3)) {
             if (p == content_end || p[0] > 7 || (p[0] && content_end - p == 1))
                 return asn1h_fail(d, ASN1H_ERR_VALUE, p);
-            *unused = p[0];
+            w->unused = p[0];
             p++;
         }
-        if (out)
-            memcpy(out + *total, p, (size_t)(content_end - p));
-        *total += (size_t)(content_end - p);
+        if (w->out)
+            memcpy(w->out + w->total, p, (size_t)(content_end - p));
+        w->total += (size_t)(content_end - p);
         p = content_end;
     }
     return asn1h_close(d, p, end, form);
@@ -379,23 +386,24 @@ ASN1H_COLD const uint8_t *asn1h_dec_constructed(asn1h_dec *d, const uint8_t *p,
                                                 uint32_t segment_tag, asn1h_bytes *v,
                                                 uint8_t *unused)
 {
-    size_t total = 0;
-    uint8_t *buf;
+    segment_walk w = {0};
     const uint8_t *q;
 
     if (d->flags & ASN1H_DER)
         return asn1h_fail(d, ASN1H_ERR_NOT_DER, p);
-    *unused = 0;
-    if (!(q = segments(d, p, end, form, segment_tag, NULL, &total, d->depth, unused)))
+    w.d = d;
+    w.tag = segment_tag;
+    if (!(q = segments(&w, p, end, form, d->depth)))
         return NULL;
-    buf = (uint8_t *)asn1h_arena_alloc(d->arena, total);
-    if (!buf && total)
+    w.out = (uint8_t *)asn1h_arena_alloc(d->arena, w.total);
+    if (!w.out && w.total)
         return asn1h_fail(d, ASN1H_ERR_MEMORY, p);
-    total = 0;
-    *unused = 0;
-    segments(d, p, end, form, segment_tag, buf, &total, d->depth, unused);
-    v->buf = buf;
-    v->len = total;
+    v->buf = w.out;
+    v->len = w.total;
+    w.total = 0;
+    w.unused = 0;
+    segments(&w, p, end, form, d->depth);
+    *unused = w.unused;
     return q;
 }
 
