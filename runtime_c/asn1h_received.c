@@ -185,32 +185,17 @@ ASN1H_COLD static uint8_t *received_write(uint8_t *out, const uint8_t **in,
     received h;
     size_t contents;
     const uint8_t *after, *p;
-    unsigned shift = 0, n = 0;
     int indefinite = 0;
+    uint8_t header[16], *q = header + sizeof header;  /* DER's header: 15 octets at most */
+    asn1h_enc scratch = {0};
     received_header(*in, end, &h);
     received_contents(&h, end, depth, &contents, &after, &indefinite);
-    if (h.number < 31) {
-        *out++ = (uint8_t)(h.first | h.number);
-    } else {                                /* base 128, bit 8 set on all but the last */
-        *out++ = (uint8_t)(h.first | 0x1F);
-        while (shift + 7 < 32 && (h.number >> (shift + 7)))
-            shift += 7;
-        for (;; shift -= 7) {
-            *out++ = (uint8_t)(((h.number >> shift) & 0x7F) | (shift ? 0x80 : 0));
-            if (!shift)
-                break;
-        }
-    }
-    if (contents < 0x80) {
-        *out++ = (uint8_t)contents;
-    } else {
-        size_t v;
-        for (v = contents; v; v >>= 8)
-            n++;
-        *out++ = (uint8_t)(0x80 | n);
-        while (n--)
-            *out++ = (uint8_t)(contents >> (8 * n));
-    }
+    scratch.start = header;                 /* the encoder's writers, backwards, then copied */
+    q = asn1h_put_len_long(&scratch, q, contents);
+    q = asn1h_put_tag_long(&scratch, q, (uint32_t)(h.first >> 6) << 30 | h.number,
+                           (h.first >> 5) & 1u);
+    memcpy(out, q, (size_t)(header + sizeof header - q));
+    out += header + sizeof header - q;
     p = h.contents;
     if (!(h.first & 0x20)) {
         memcpy(out, p, contents);
