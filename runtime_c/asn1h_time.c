@@ -57,7 +57,7 @@ ASN1H_COLD static int parse_time(const uint8_t *p, const uint8_t *end, unsigned 
     memset(t, 0, sizeof *t);
     if (n < 5)
         return 0;
-    /* YY: years 1950 to 2049 (RFC 5280) */
+    /* a UTCTime's YY: years 1950 to 2049 (RFC 5280) */
     t->f[YEAR] = year_pairs == 2 ? pairs[0] * 100 + pairs[1]
                                  : pairs[0] + (pairs[0] < 50 ? 2000 : 1900);
     for (i = MONTH; i < FIELDS; i++)
