@@ -171,12 +171,12 @@ def cmake_build(build: Path) -> str:
     return run(["cmake", "--build", build, "--parallel", "4"])
 
 
-RUNTIME_FLAG_PREFIXES = ("-falign-", "-freorder-blocks")
+RUNTIME_FLAG_PREFIXES = ("-falign-", "-freorder-blocks", "-fno-reorder-blocks")
 
 
 def runtime_flags(build: Path) -> dict[str, list[str]]:
-    """The -falign-* and -freorder-blocks* flags of each C file a configured CMake build
-    compiles, by file name."""
+    """The -falign-*, -freorder-blocks* and -fno-reorder-blocks* flags of each C file a
+    configured CMake build compiles, by file name."""
     commands = json.loads((build / "compile_commands.json").read_text())
     return {Path(c["file"]).name: [f for f in c["command"].split()
                                    if f.startswith(RUNTIME_FLAG_PREFIXES)]
@@ -206,7 +206,8 @@ def test_cmake_builds_and_regenerates_exactly_when_an_input_changes(
     assert "asn1c_hybrid_runtime" in out               # the runtime as a library target
     check_program(build / "personnel_roundtrip", der)
     # the runtime's own flags, those the compiler takes (clang has no -falign-jumps, nor
-    # -freorder-blocks-algorithm), the block order on all but PER's source
+    # -fno-reorder-blocks-and-partition, nor -freorder-blocks-algorithm), the block order on
+    # all but PER's source
     check_runtime_flags(runtime_flags(build),
                         runtime_cflags if cc == "gcc" else lambda _: ["-falign-loops=1"])
     # COST_MODEL units reaches the compiler: no calibration among the inputs
