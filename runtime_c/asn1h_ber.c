@@ -410,12 +410,17 @@ uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void
     }
 }
 
-/* DER order of SET OF elements: as octet strings, the shorter padded with zeros. */
-static int der_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+/* DER order of SET OF elements: as octet strings, the shorter padded with zeros.  With
+ * `first` 0xDF (the constructed bit left out of the first octet), the order of SET
+ * components by their tags (X.680 8.6: class, then number): the identifier octets of two
+ * different tags differ, a long form's first octet (number 31) is above every short form's,
+ * and base 128 with a continuation bit orders the rest. */
+static int der_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                       unsigned first)
 {
     size_t n = alen < blen ? alen : blen, i;
-    int c = memcmp(a, b, n);
-    if (c)
+    int c = (int)(a[0] & first) - (int)(b[0] & first);
+    if (c || (c = memcmp(a + 1, b + 1, n - 1)))
         return c;
     for (i = n; i < alen; i++)
         if (a[i])
@@ -465,23 +470,15 @@ static uint32_t tlv_tag(const uint8_t *p)
     return ASN1H_TAG(p[0] >> 6, number);
 }
 
-static int tag_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+/* Insertion sort with rotations, of the TLVs in [p, end), the first of which ends at next:
+ * no extra memory (SET OF values are small in practice). */
+ASN1H_NOINLINE static void insertion_sort(uint8_t *p, uint8_t *next, uint8_t *end,
+                                          unsigned first)
 {
-    uint32_t x = tlv_tag(a), y = tlv_tag(b);
-    (void)alen;
-    (void)blen;
-    return x < y ? -1 : x > y;
-}
-
-/* Insertion sort with rotations: no extra memory (SET OF values are small in practice). */
-static void sort_tlvs(uint8_t *p, uint8_t *end,
-                      int (*compare)(const uint8_t *, size_t, const uint8_t *, size_t))
-{
-    uint8_t *next = p + (p < end ? tlv_size(p) : 0);
     while (next < end) {
         size_t size = tlv_size(next);
         uint8_t *at = p;
-        while (at < next && compare(at, tlv_size(at), next, size) <= 0)
+        while (at < next && der_compare(at, tlv_size(at), next, size, first) <= 0)
             at += tlv_size(at);
         if (at < next) {                    /* rotate [at, next + size) right by size */
             reverse(at, next);
@@ -492,14 +489,22 @@ static void sort_tlvs(uint8_t *p, uint8_t *end,
     }
 }
 
+/* One TLV or none (the usual SET OF of a name) is sorted already. */
+ASN1H_NOINLINE static void sort_tlvs(uint8_t *p, uint8_t *end, unsigned first)
+{
+    uint8_t *next;
+    if (p < end && (next = p + tlv_size(p)) < end)
+        insertion_sort(p, next, end, first);
+}
+
 void asn1h_sort_set_of(uint8_t *p, uint8_t *end)
 {
-    sort_tlvs(p, end, der_compare);
+    sort_tlvs(p, end, 0xFF);
 }
 
 void asn1h_sort_set_components(uint8_t *p, uint8_t *end)
 {
-    sort_tlvs(p, end, tag_compare);
+    sort_tlvs(p, end, 0xDF);
 }
 
 const uint8_t *asn1h_tags_above(const uint8_t *p, const uint8_t *end, uint32_t tag)
