@@ -227,22 +227,35 @@ const uint8_t *asn1h_skip_whole(asn1h_dec *d, const uint8_t *p, const uint8_t *e
     return asn1h_close(d, p, content_end, form);
 }
 
-const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
+/* One BER TLV, any depth of indefinite lengths. */
+ASN1H_NOINLINE static const uint8_t *skip_ber(asn1h_dec *d, const uint8_t *p,
+                                              const uint8_t *end)
 {
     unsigned open = 0;                      /* indefinite-length values not yet closed */
-    if (d->flags & ASN1H_DER)               /* DER framing at every level */
-        return asn1h_skip_whole(d, p, end, d->depth);
     do {
         uint32_t tag;
         unsigned form;
         const uint8_t *content_end;
-        if (open && end - p >= 2 && p[0] == 0 && p[1] == 0) {
+        size_t room = (size_t)(end - p);
+        if (open && room >= 2 && p[0] == 0 && p[1] == 0) {
             p += 2;
             open--;
             continue;
         }
+        /* one identifier octet, then a short length or a constructed value's 0x80 */
+        if (room >= 2 && (unsigned)(p[0] & 0x1F) - 1u < 30u) {
+            if (p[1] < 0x80 && p[1] <= room - 2) {
+                p += 2 + p[1];
+                continue;
+            }
+            if (p[1] == 0x80 && (p[0] & 0x20) && open < d->depth) {
+                p += 2;
+                open++;
+                continue;
+            }
+        }
         content_end = NULL;
-        if (!(p = asn1h_get_tl(d, p, end, &tag, &form, &content_end)))
+        if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &content_end)))
             return NULL;
         if (tag == 0)                       /* end-of-contents where a value must be */
             return asn1h_fail(d, ASN1H_ERR_TAG, p - 2);
@@ -255,6 +268,21 @@ const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end
         }
     } while (open);
     return p;
+}
+
+const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end)
+{
+    size_t room = (size_t)(end - p), head, len;
+    if (d->flags & ASN1H_DER)               /* DER framing at every level */
+        return asn1h_skip_whole(d, p, end, d->depth);
+    /* what asn1h_skip_definite leaves here most: a length in the 0x81 or 0x82 form */
+    if (room >= 4 && (unsigned)(p[0] & 0x1F) - 1u < 30u && p[1] - 0x81u < 2u) {
+        head = p[1] - 0x7Eu;
+        len = head == 3 ? p[2] : (size_t)p[2] << 8 | p[3];
+        if (len <= room - head)
+            return p + head + len;
+    }
+    return skip_ber(d, p, end);
 }
 
 /* ---- INTEGER contents ------------------------------------------------------------------ */

@@ -343,8 +343,8 @@ const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t 
 /* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
  * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
  * definite, `end` itself when it is indefinite.  asn1h_read_tl is the same, out of line:
- * the interpreter, the compact half of the trade, calls it; the inline one serves the
- * two hot spots of compiled code (counting list elements, the top-level value). */
+ * the interpreter, the compact half of the trade, calls it, and so does asn1h_skip_tlv
+ * after its own fast paths; the inline one serves the top-level value and walks. */
 ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                           uint32_t *tag, unsigned *form,
                                           const uint8_t **content_end)
