@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
+import pytest
+
 from asn1c_hybrid.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -83,6 +85,16 @@ class Build:
                                  f"({result.returncode}):\n{result.stderr.decode(errors='replace')}")
         return result
 
+    def assert_der(self, pdu: str, given: bytes, expected: bytes) -> None:
+        """The converter writes `given` (BER, one value or several) as `expected`, which
+        its --strict-der reader takes back unchanged: DER that DER's own checks accept."""
+        result = self.run("-p", pdu, "-o", "der", "-", input=given, check=False)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+        assert result.stdout == expected
+        again = self.run("-p", pdu, "-o", "der", "--strict-der", "-", input=expected,
+                         check=False)
+        assert again.returncode == 0 and again.stdout == expected, again.stderr
+
 
 def build_program(gen_dir: Path, name: str, main_source: Optional[Path] = None, *,
                   cc: str = "gcc", flags: Sequence[str] = ("-O1", "-g", *SANITIZE),
@@ -104,3 +116,12 @@ def converter(specs: Sequence[os.PathLike], *options: str, name: str = "spec",
     out = Path(tempfile.mkdtemp(prefix="gen-", dir=session_dir()))
     generate(specs, out, "--name", name, "--converter", *options)
     return build_program(out, name, cc=cc, flags=flags, defines=defines)
+
+
+def converter_fixture(spec: os.PathLike):
+    """A test module's `converter` fixture: `spec`'s converter program, interpreted and
+    compiled."""
+    @pytest.fixture(scope="module", params=["interpreted", "compiled"])
+    def fixture(request):
+        return converter([spec], "--mode", request.param)
+    return fixture

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import cbuild
 from typedtlv import identifier, length, read_header
 
@@ -54,9 +52,7 @@ def der_framing(data: bytes, at: int = 0) -> tuple[bytes, int]:
     return identifier(tag, True) + length(len(inner)) + inner, at + 2 if end is None else end
 
 
-@pytest.fixture(scope="module", params=["interpreted", "compiled"])
-def converter(request):
-    return cbuild.converter([SPEC], "--mode", request.param)
+converter = cbuild.converter_fixture(SPEC)
 
 
 def test_an_any_received_in_ber_is_written_with_der_framing(converter):
@@ -72,9 +68,4 @@ def test_an_any_received_in_ber_is_written_with_der_framing(converter):
         else:
             given += b"\x30" + long_length(len(body), r.choice([0, 1])) + body
         expected += b"\x30" + length(len(OID + framed)) + OID + framed
-    result = converter.run("-p", PDU, "-o", "der", "-", input=given, check=False)
-    assert result.returncode == 0, result.stderr.decode(errors="replace")
-    assert result.stdout == expected
-    again = converter.run("-p", PDU, "-o", "der", "--strict-der", "-", input=expected,
-                          check=False)
-    assert again.returncode == 0 and again.stdout == expected, again.stderr
+    converter.assert_der(PDU, given, expected)
