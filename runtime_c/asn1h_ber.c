@@ -386,17 +386,6 @@ uint8_t *asn1h_put_primitive(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_
     return asn1h_put_tl1(e, p, len, id);
 }
 
-uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v, sign = v < 0 ? ~(uint64_t)0 : 0;
-    do {
-        ASN1H_ROOM(e, p, 1);
-        *--p = (uint8_t)u;
-        u = (u >> 8) | (sign << 56);
-    } while (u != sign || ((*p >> 7) != (sign & 1)));
-    return p;
-}
-
 uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t u)
 {
     do {
@@ -409,6 +398,19 @@ uint8_t *asn1h_put_uint64(asn1h_enc *e, uint8_t *p, uint64_t u)
         *--p = 0;
     }
     return p;
+}
+
+/* A negative value's octets are those of its complement, which is not negative, each
+ * complemented: the same count, and the top bit set where the other's is clear. */
+uint8_t *asn1h_put_int64(asn1h_enc *e, uint8_t *p, int64_t v)
+{
+    uint8_t *q, *o;
+    if (v >= 0)
+        return asn1h_put_uint64(e, p, (uint64_t)v);
+    if ((q = asn1h_put_uint64(e, p, ~(uint64_t)v)))
+        for (o = q; o < p; o++)
+            *o = (uint8_t)~*o;
+    return q;
 }
 
 uint8_t *asn1h_enc_int(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v)
