@@ -243,7 +243,7 @@ ASN1H_NOINLINE static const uint8_t *skip_ber(asn1h_dec *d, const uint8_t *p,
             continue;
         }
         /* one identifier octet, then a short length or a constructed value's 0x80 */
-        if (room >= 2 && (unsigned)(p[0] & 0x1F) - 1u < 30u) {
+        if (room >= 2 && asn1h_one_octet_tag(p[0])) {
             if (p[1] < 0x80 && p[1] <= room - 2) {
                 p += 2 + p[1];
                 continue;
@@ -276,7 +276,7 @@ const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end
     if (d->flags & ASN1H_DER)               /* DER framing at every level */
         return asn1h_skip_whole(d, p, end, d->depth);
     /* what asn1h_skip_definite leaves here most: a length in the 0x81 or 0x82 form */
-    if (room >= 4 && (unsigned)(p[0] & 0x1F) - 1u < 30u && p[1] - 0x81u < 2u) {
+    if (room >= 4 && asn1h_one_octet_tag(p[0]) && p[1] - 0x81u < 2u) {
         head = p[1] - 0x7Eu;
         len = head == 3 ? p[2] : (size_t)p[2] << 8 | p[3];
         if (len <= room - head)

@@ -407,6 +407,13 @@ static inline int asn1h_at_end(const uint8_t *p, const uint8_t *end, unsigned fo
 const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form);
 /* Skips one complete TLV (any depth of indefinite lengths; strict DER checks every level). */
 const uint8_t *asn1h_skip_tlv(asn1h_dec *d, const uint8_t *p, const uint8_t *end);
+/* Whether an identifier's first octet holds a tag number 1..30: the usual tag, which the
+ * fast paths take (0, end-of-contents in the universal class, and 31, which opens the long
+ * form, go the general way). */
+static inline int asn1h_one_octet_tag(uint8_t first)
+{
+    return (unsigned)(first & 0x1F) - 1u < 30u;
+}
 /* Skips one element of a SEQUENCE OF or SET OF, as the decoders count them before they
  * allocate: the usual one (a tag number 1..30, a short definite length) inline, any
  * other, and every one in DER, through asn1h_skip_tlv. */
@@ -414,7 +421,7 @@ static inline const uint8_t *asn1h_skip_definite(asn1h_dec *d, const uint8_t *p,
                                                  const uint8_t *end)
 {
     size_t room = (size_t)(end - p);
-    if (ASN1H_LIKELY(room >= 2 && (unsigned)(p[0] & 0x1F) - 1u < 30u && p[1] < 0x80
+    if (ASN1H_LIKELY(room >= 2 && asn1h_one_octet_tag(p[0]) && p[1] < 0x80
                      && p[1] <= room - 2 && !(d->flags & ASN1H_DER)))
         return p + 2 + p[1];
     return asn1h_skip_tlv(d, p, end);

@@ -50,8 +50,8 @@ LDFLAGS = ("-Wl,--gc-sections", "-Wl,-z,now")
 # at its end, reached by short jumps: 180 to 230 bytes less, the same instructions run.
 # clang ignores -falign-jumps under -w, but refuses the last one: runtime_cflags leaves
 # GCC_ONLY_CFLAGS out for it.
-RUNTIME_CFLAGS = ("-falign-jumps=1", "-falign-loops=1", "-fno-reorder-blocks-and-partition")
 GCC_ONLY_CFLAGS = ("-fno-reorder-blocks-and-partition",)
+RUNTIME_CFLAGS = ("-falign-jumps=1", "-falign-loops=1") + GCC_ONLY_CFLAGS
 # Every runtime source but two also takes these, unless the build is for size (-Os, -Oz):
 # basic blocks laid out in source order.  The BER interpreter is about 3% smaller at -O2 and,
 # its dispatch being a tail call, runs fewer instructions than before either.  PER's decoder
