@@ -32,27 +32,66 @@ ASN1H_COLD void asn1h_path_push(asn1h_error *err, const asn1h_member *m, size_t 
 
 /* ---- Identifiers and lengths --------------------------------------------------------- */
 
-ASN1H_COLD const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p,
-                                             const uint8_t *end, uint32_t *tag, unsigned *form)
+/* Any header: the identifier in either form, then the length in any form. */
+const uint8_t *asn1h_get_tl_other(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  uint32_t *tag, unsigned *form, const uint8_t **content_end)
 {
     const uint8_t *start = p;
-    uint32_t number = 0;
-    uint32_t cls = p[0] >> 6;
+    uint32_t number;
+    size_t len, n, i;
 
-    *form = (p[0] >> 5) & 1u;
-    p++;
-    if (p < end && (*p & 0x7F) == 0)        /* X.690 8.1.2.4.2 c: no leading zero bits */
-        return asn1h_fail(d, ASN1H_ERR_TAG, start);
-    do {
-        if (p >= end)
-            return asn1h_fail(d, ASN1H_ERR_TRUNCATED, start);
-        if (number > (0x3FFFFFFFu >> 7))
+    if (end - p < 2)
+        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
+    number = *p & 0x1Fu;
+    *form = (*p >> 5) & 1u;
+    if (number == 0x1F) {
+        if ((*++p & 0x7F) == 0)             /* X.690 8.1.2.4.2 c: no leading zero bits */
             return asn1h_fail(d, ASN1H_ERR_TAG, start);
-        number = (number << 7) | (*p & 0x7Fu);
-    } while (*p++ & 0x80);
-    if (number < 31)                        /* X.690 8.1.2.2: those take one octet */
-        return asn1h_fail(d, ASN1H_ERR_TAG, start);
-    *tag = (cls << 30) | number;
+        number = 0;
+        do {
+            if (p >= end)
+                return asn1h_fail(d, ASN1H_ERR_TRUNCATED, start);
+            if (number > (0x3FFFFFFFu >> 7))
+                return asn1h_fail(d, ASN1H_ERR_TAG, start);
+            number = (number << 7) | (*p & 0x7Fu);
+        } while (*p++ & 0x80);
+        if (number < 31)                    /* X.690 8.1.2.2: those take one octet */
+            return asn1h_fail(d, ASN1H_ERR_TAG, start);
+    } else {
+        p++;
+    }
+    *tag = (uint32_t)(start[0] >> 6) << 30 | number;
+    if (p >= end)
+        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
+    start = p;                              /* the length octets */
+    len = *p++;
+    if (len == 0x80) {
+        if (!(*form & ASN1H_FORM_CONSTRUCTED))
+            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+        if (d->flags & ASN1H_DER)
+            return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+        *form |= ASN1H_FORM_INDEF;
+        *content_end = end;
+        return p;
+    }
+    if (len > 0x80) {
+        n = len & 0x7Fu;
+        if (n == 0x7F)                      /* reserved (X.690 8.1.3.5 c) */
+            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+        if ((size_t)(end - p) < n)
+            return asn1h_overrun(d, start, p, n);
+        for (len = 0, i = 0; i < n; i++) {
+            if (len > (SIZE_MAX >> 8))
+                return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
+            len = (len << 8) | p[i];
+        }
+        if ((d->flags & ASN1H_DER) && (len < 0x80 || p[0] == 0))
+            return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
+        p += n;
+    }
+    if ((size_t)(end - p) < len)
+        return asn1h_overrun(d, start, p, len);
+    *content_end = p + len;
     return p;
 }
 
@@ -67,42 +106,6 @@ ASN1H_COLD uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end)
         number = (number << 7) | (*p & 0x7Fu);
     } while (*p++ & 0x80);
     return number < 31 ? 0 : (cls << 30) | number;
-}
-
-const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  unsigned *form, const uint8_t **content_end)
-{
-    const uint8_t *start = p;
-    size_t len = 0, n, i;
-
-    if (p >= end)
-        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
-    if (*p == 0x80) {
-        if (!(*form & ASN1H_FORM_CONSTRUCTED))
-            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        if (d->flags & ASN1H_DER)
-            return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
-        *form |= ASN1H_FORM_INDEF;
-        *content_end = end;
-        return p + 1;
-    }
-    n = *p++ & 0x7Fu;
-    if (n == 0x7F)                          /* reserved (X.690 8.1.3.5 c) */
-        return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-    if ((size_t)(end - p) < n)
-        return asn1h_overrun(d, start, p, n);
-    for (i = 0; i < n; i++) {
-        if (len > (SIZE_MAX >> 8))
-            return asn1h_fail(d, ASN1H_ERR_LENGTH, start);
-        len = (len << 8) | p[i];
-    }
-    if ((d->flags & ASN1H_DER) && (n == 0 || len < 0x80 || p[0] == 0))
-        return asn1h_fail(d, ASN1H_ERR_NOT_DER, start);
-    p += n;
-    if ((size_t)(end - p) < len)
-        return asn1h_overrun(d, start, p, len);
-    *content_end = p + len;
-    return p;
 }
 
 /* One identifier and length, read without checks beyond the bounds: the contents, their
@@ -187,7 +190,9 @@ ASN1H_COLD const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at,
 const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                              uint32_t *tag, unsigned *form, const uint8_t **content_end)
 {
-    return asn1h_get_tl(d, p, end, tag, form, content_end);
+    if (ASN1H_LIKELY(asn1h_usual_header(p, end)))
+        return asn1h_got_tl(p, 2, p[1], tag, form, content_end);
+    return asn1h_get_tl_other(d, p, end, tag, form, content_end);
 }
 
 const uint8_t *asn1h_close(asn1h_dec *d, const uint8_t *p, const uint8_t *end, unsigned form)

@@ -329,51 +329,60 @@ static inline uint8_t *asn1h_enc_unwind(asn1h_enc *e, const asn1h_member *m)
 
 /* ---- Identifiers and lengths (decoding) --------------------------------------------- */
 
-const uint8_t *asn1h_get_tag_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  uint32_t *tag, unsigned *form);
+/* Any header, checked throughout: what asn1h_get_tl and asn1h_read_tl leave to it (a long
+ * tag, a long or indefinite length, an error). */
+const uint8_t *asn1h_get_tl_other(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  uint32_t *tag, unsigned *form, const uint8_t **content_end);
 /* A length of `len` octets from `contents` that runs past the bound of its container:
  * ASN1H_ERR_TRUNCATED when it also runs past the end of the input (the input was cut
  * short), ASN1H_ERR_LENGTH when the input holds it (it overruns its container).  The
  * error's offset is `at`, the length octets. */
 const uint8_t *asn1h_overrun(asn1h_dec *d, const uint8_t *at, const uint8_t *contents,
                              size_t len);
-const uint8_t *asn1h_get_len_long(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                  unsigned *form, const uint8_t **content_end);
+
+/* Whether the header at p is the usual one: an identifier octet with a tag number below
+ * 31, then a short length that fits before `end`. */
+ASN1H_INLINE int asn1h_usual_header(const uint8_t *p, const uint8_t *end)
+{
+    return end - p >= 2 && (p[0] & 0x1F) != 0x1F && p[1] < 0x80
+           && p[1] <= (size_t)(end - p - 2);
+}
+
+/* The header at p of `head` octets, one identifier octet (a tag number below 31) and the
+ * length octets of `len`: sets *tag, *form and *content_end, returns the contents. */
+ASN1H_INLINE const uint8_t *asn1h_got_tl(const uint8_t *p, size_t head, size_t len,
+                                         uint32_t *tag, unsigned *form,
+                                         const uint8_t **content_end)
+{
+    unsigned first = p[0];                  /* read before the stores, which may alias p */
+    *tag = ((uint32_t)(first >> 6) << 30) | (first & 0x1Fu);
+    *form = (first >> 5) & 1u;
+    *content_end = p + head + len;
+    return p + head;
+}
 
 /* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
  * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
- * definite, `end` itself when it is indefinite.  asn1h_read_tl is the same, out of line:
- * the interpreter, the compact half of the trade, calls it, and so does asn1h_skip_tlv
- * after its own fast paths; the inline one serves the top-level value and walks. */
+ * definite, `end` itself when it is indefinite.  Any header but the usual ones goes to
+ * asn1h_get_tl_other by a tail call with the same arguments, so that neither needs a
+ * stack frame.  asn1h_read_tl is the same out of line, less the 0x81 and 0x82 forms: the
+ * interpreter, the compact half of the trade, calls it, and so does asn1h_skip_tlv after
+ * its own fast paths.  The inline one serves walks and the top-level value, whose length
+ * often takes those forms. */
 ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                           uint32_t *tag, unsigned *form,
                                           const uint8_t **content_end)
 {
-    if (ASN1H_UNLIKELY(end - p < 2))
-        return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
-    if (ASN1H_LIKELY((p[0] & 0x1F) != 0x1F)) {
-        *tag = ((uint32_t)(p[0] >> 6) << 30) | (p[0] & 0x1Fu);
-        *form = (p[0] >> 5) & 1u;
-        p++;
-    } else {
-        p = asn1h_get_tag_long(d, p, end, tag, form);
-        if (!p)
-            return NULL;
+    if (ASN1H_LIKELY(asn1h_usual_header(p, end)))
+        return asn1h_got_tl(p, 2, p[1], tag, form, content_end);
+    if (end - p >= 4 && (p[0] & 0x1F) != 0x1F) {  /* the usual long forms, in DER's octets */
+        size_t len = asn1h_load_be16(p + 2);
+        if (p[1] == 0x82 && len >= 0x100 && (size_t)(end - p - 4) >= len)
+            return asn1h_got_tl(p, 4, len, tag, form, content_end);
+        if (p[1] == 0x81 && p[2] >= 0x80 && (size_t)(end - p - 3) >= p[2])
+            return asn1h_got_tl(p, 3, p[2], tag, form, content_end);
     }
-    if (ASN1H_LIKELY(p < end && *p < 0x80)) {
-        if (ASN1H_UNLIKELY((size_t)(end - p - 1) < *p))
-            return asn1h_overrun(d, p, p + 1, *p);
-        *content_end = p + 1 + *p;
-        return p + 1;
-    }
-    if (end - p >= 3 && p[0] == 0x82 && p[1] != 0) {  /* the usual long form: 256..65535 */
-        size_t len = (size_t)p[1] << 8 | p[2];
-        if (ASN1H_LIKELY((size_t)(end - p - 3) >= len)) {
-            *content_end = p + 3 + len;
-            return p + 3;
-        }
-    }
-    return asn1h_get_len_long(d, p, end, form, content_end);
+    return asn1h_get_tl_other(d, p, end, tag, form, content_end);
 }
 
 const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
