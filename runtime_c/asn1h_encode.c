@@ -83,20 +83,17 @@ static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, uint8_t *p, con
     uint32_t one;
     const uint32_t *tags;
     unsigned n = asn1h_type_tags(e->spec, t, &one, &tags), i;
+    /* `outer` wraps the rest (first of n + 1 tags) unless it replaces the outermost one;
+     * an untagged CHOICE has none to replace */
+    unsigned wrap = outer && (!implicit || n == 0);
     uint8_t *q = encode_contents(e, t, p, v);
-    if (!q)
-        return NULL;
-    if (n == 0)                             /* nothing to replace: an untagged CHOICE */
-        implicit = 0;
-    for (i = n; i-- > 0;) {
-        uint32_t tag = (i == 0 && implicit) ? outer : tags[i];
-        unsigned constructed = (i + 1 == n && asn1h_has_own_tlv(t)) ? asn1h_constructed_form(t)
-                                                                    : 1u;
-        if (!(q = asn1h_put_len(e, q, (size_t)(p - q))) || !(q = asn1h_put_tag(e, q, tag, constructed)))
-            return NULL;
+    for (i = n + wrap; q && i-- > 0;) {    /* innermost first: the encoding runs backwards */
+        uint32_t tag = (i == 0 && outer) ? outer : tags[i - wrap];
+        unsigned constructed = (i + 1 == n + wrap && asn1h_has_own_tlv(t))
+                               ? asn1h_constructed_form(t) : 1u;
+        if ((q = asn1h_put_len(e, q, (size_t)(p - q))))
+            q = asn1h_put_tag(e, q, tag, constructed);
     }
-    if (outer && !implicit && (q = asn1h_put_len(e, q, (size_t)(p - q))))
-        q = asn1h_put_tag(e, q, outer, 1);
     return q;
 }
 
