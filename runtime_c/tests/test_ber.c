@@ -5,8 +5,8 @@
 #include "tests.h"
 
 /* Reads one identifier and length from `header` followed by `contents` zero octets, in a
- * heap block of exactly that size.  Checks the code, and on success the tag, the form, the
- * header size and the contents length. */
+ * heap block of exactly that size, with `read`.  Checks the code, and on success the tag,
+ * the form, the header size and the contents length. */
 typedef struct tl_case {
     const char *header;
     size_t header_len;
@@ -19,7 +19,10 @@ typedef struct tl_case {
     size_t error_offset;        /* where a failure is reported */
 } tl_case;
 
-static void check_tl(const tl_case *c, int line)
+typedef const uint8_t *tl_reader(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                  uint32_t *tag, unsigned *form, const uint8_t **content_end);
+
+static void check_tl_with(tl_reader *read, const char *name, const tl_case *c, int line)
 {
     size_t size = c->header_len + c->contents;
     uint8_t *buf = (uint8_t *)malloc(size ? size : 1);
@@ -38,24 +41,32 @@ static void check_tl(const tl_case *c, int line)
     d.err = &err;
     d.flags = c->flags;
     d.depth = ASN1H_MAX_DEPTH;
-    contents = asn1h_read_tl(&d, buf, buf + size, &tag, &form, &content_end);
+    contents = read(&d, buf, buf + size, &tag, &form, &content_end);
     if (c->code != ASN1H_OK) {
         if (contents != NULL || err.code != c->code || err.offset != c->error_offset) {
-            printf("  test_ber.c:%d: expected code %d at %lu, got %s, code %d at %lu\n", line,
-                   (int)c->code, (unsigned long)c->error_offset, contents ? "contents" : "NULL",
-                   (int)err.code, (unsigned long)err.offset);
+            printf("  test_ber.c case %d, %s: expected code %d at %lu, got %s, code %d at %lu\n",
+                   line, name, (int)c->code, (unsigned long)c->error_offset,
+                   contents ? "contents" : "NULL", (int)err.code, (unsigned long)err.offset);
             check_failures++;
         }
     } else if (!contents || err.code != ASN1H_OK || tag != c->tag || form != c->form
                || (size_t)(contents - buf) != c->header_len
                || (!(form & ASN1H_FORM_INDEF) && (size_t)(content_end - contents) != c->content_len)
                || ((form & ASN1H_FORM_INDEF) && content_end != buf + size)) {
-        printf("  test_ber.c:%d: expected tag %08X form %u length %lu, got %s code %d tag %08X "
-               "form %u\n", line, c->tag, c->form, (unsigned long)c->content_len,
+        printf("  test_ber.c case %d, %s: expected tag %08X form %u length %lu, got %s code %d "
+               "tag %08X form %u\n", line, name, c->tag, c->form, (unsigned long)c->content_len,
                contents ? "contents" : "NULL", (int)err.code, tag, form);
         check_failures++;
     }
     free(buf);
+}
+
+/* Both readers: the interpreter's out-of-line one, and the inline one of the top-level
+ * value and walks, which takes the 0x81 and 0x82 forms on a path of its own. */
+static void check_tl(const tl_case *c, int line)
+{
+    check_tl_with(asn1h_read_tl, "asn1h_read_tl", c, line);
+    check_tl_with(asn1h_get_tl, "asn1h_get_tl", c, line);
 }
 
 #define H(s) s, sizeof(s) - 1
@@ -116,6 +127,9 @@ void test_ber_lengths(void)
         { H("\x04\x82\x01\x00"), 256, ASN1H_DER, ASN1H_OK, UNIV(4), 0, 256, 0 },
         { H("\x04\x82\xFF\xFF"), 65535, ASN1H_DER, ASN1H_OK, UNIV(4), 0, 65535, 0 },
         { H("\x04\x83\x01\x00\x00"), 65536, ASN1H_DER, ASN1H_OK, UNIV(4), 0, 65536, 0 },
+        /* the class and constructed bits beside a long form (a PDU's usual header) */
+        { H("\x61\x81\x80"), 128, ASN1H_DER, ASN1H_OK, APP(1), CONS, 128, 0 },
+        { H("\xE3\x82\x01\x00"), 256, 0, ASN1H_OK, PRIV(3), CONS, 256, 0 },
         /* long forms that a shorter one could have said: BER yes, DER no (10.1) */
         { H("\x04\x81\x05"), 5, 0, ASN1H_OK, UNIV(4), 0, 5, 0 },
         { H("\x04\x81\x05"), 5, ASN1H_DER, ASN1H_ERR_NOT_DER, 0, 0, 0, 1 },
