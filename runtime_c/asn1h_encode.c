@@ -87,12 +87,15 @@ static uint8_t *encode_tagged(asn1h_enc *e, const asn1h_type *t, uint8_t *p, con
      * an untagged CHOICE has none to replace */
     unsigned wrap = outer && (!implicit || n == 0);
     uint8_t *q = encode_contents(e, t, p, v);
-    for (i = n + wrap; q && i-- > 0;) {    /* innermost first: the encoding runs backwards */
+    if (!q)
+        return NULL;
+    for (i = n + wrap; i-- > 0;) {          /* innermost first: the encoding runs backwards */
         uint32_t tag = (i == 0 && outer) ? outer : tags[i - wrap];
         unsigned constructed = (i + 1 == n + wrap && asn1h_has_own_tlv(t))
                                ? asn1h_constructed_form(t) : 1u;
-        if ((q = asn1h_put_len(e, q, (size_t)(p - q))))
-            q = asn1h_put_tag(e, q, tag, constructed);
+        if (!(q = asn1h_put_len(e, q, (size_t)(p - q)))
+            || !(q = asn1h_put_tag(e, q, tag, constructed)))
+            return NULL;
     }
     return q;
 }
