@@ -361,28 +361,39 @@ ASN1H_INLINE const uint8_t *asn1h_got_tl(const uint8_t *p, size_t head, size_t l
     return p + head;
 }
 
-/* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
- * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
- * definite, `end` itself when it is indefinite.  Any header but the usual ones goes to
- * asn1h_get_tl_other by a tail call with the same arguments, so that neither needs a
- * stack frame.  asn1h_read_tl is the same out of line, less the 0x81 and 0x82 forms: the
- * interpreter, the compact half of the trade, calls it, and so does asn1h_skip_tlv after
- * its own fast paths.  The inline one serves walks and the top-level value, whose length
- * often takes those forms. */
-ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
-                                          uint32_t *tag, unsigned *form,
-                                          const uint8_t **content_end)
+/* The usual headers of a value that may be large: one identifier octet (a tag number below
+ * 31), then a definite length that fits, in the short form, or in the 0x81 or 0x82 form
+ * with DER's octets.  Sets *tag, *form and *content_end and returns the contents; NULL,
+ * with nothing recorded, for any other header. */
+ASN1H_INLINE const uint8_t *asn1h_quick_tl(const uint8_t *p, const uint8_t *end, uint32_t *tag,
+                                           unsigned *form, const uint8_t **content_end)
 {
     if (ASN1H_LIKELY(asn1h_usual_header(p, end)))
         return asn1h_got_tl(p, 2, p[1], tag, form, content_end);
-    if (end - p >= 4 && (p[0] & 0x1F) != 0x1F) {  /* the usual long forms, in DER's octets */
+    if (end - p >= 4 && (p[0] & 0x1F) != 0x1F) {
         size_t len = asn1h_load_be16(p + 2);
         if (p[1] == 0x82 && len >= 0x100 && (size_t)(end - p - 4) >= len)
             return asn1h_got_tl(p, 4, len, tag, form, content_end);
         if (p[1] == 0x81 && p[2] >= 0x80 && (size_t)(end - p - 3) >= p[2])
             return asn1h_got_tl(p, 3, p[2], tag, form, content_end);
     }
-    return asn1h_get_tl_other(d, p, end, tag, form, content_end);
+    return NULL;
+}
+
+/* Reads an identifier and a length.  Returns the start of the contents, and sets *tag,
+ * *form (ASN1H_FORM_*) and *content_end: the end of the contents when the length is
+ * definite, `end` itself when it is indefinite.  Any header but the usual ones goes to
+ * asn1h_get_tl_other by a tail call with the same arguments, so that neither needs a
+ * stack frame.  asn1h_read_tl is the same out of line, less the 0x81 and 0x82 forms: the
+ * interpreter, the compact half of the trade, calls it, and so does asn1h_skip_tlv after
+ * its own fast paths.  The inline one serves walks, whose elements often take those
+ * forms. */
+ASN1H_INLINE const uint8_t *asn1h_get_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
+                                          uint32_t *tag, unsigned *form,
+                                          const uint8_t **content_end)
+{
+    const uint8_t *q = asn1h_quick_tl(p, end, tag, form, content_end);
+    return q ? q : asn1h_get_tl_other(d, p, end, tag, form, content_end);
 }
 
 const uint8_t *asn1h_read_tl(asn1h_dec *d, const uint8_t *p, const uint8_t *end,

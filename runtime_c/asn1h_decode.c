@@ -71,15 +71,36 @@ ASN1H_INLINE const uint8_t *decode_contents(asn1h_dec *d, const asn1h_type *t, c
     return asn1h_interpret_contents(d, t, p, end, form, v);
 }
 
-/* Reads the tags of a value (explicit wrappers, then its own identifier) and decodes it. */
-static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint32_t *tags,
-                                    unsigned ntags, const uint8_t *p, const uint8_t *end,
-                                    void *v)
+/* A value with no explicit wrapper: its own identifier (none when ntags is 0: an untagged
+ * CHOICE or open type, whose contents are a whole TLV), then its contents.  Apart from
+ * decode_wrapped, whose wrappers' bounds and the registers to keep them take a large
+ * stack frame, so that the usual value (a CHOICE's alternative, a PDU whose header is not
+ * in the usual forms) keeps a small one. */
+ASN1H_NOINLINE static const uint8_t *decode_own(asn1h_dec *d, const asn1h_type *t,
+                                                const uint32_t *tags, unsigned ntags,
+                                                const uint8_t *p, const uint8_t *end, void *v)
+{
+    unsigned form = 0;
+    uint32_t tag;
+    if (ntags) {
+        const uint8_t *at = p;
+        if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &end)))
+            return NULL;
+        if (tag != tags[0])
+            return asn1h_fail(d, ASN1H_ERR_TAG, at);
+    }
+    return decode_contents(d, t, p, end, form, v);
+}
+
+/* The explicit wrappers of a value, its first nwrap tags, around decode_own. */
+ASN1H_NOINLINE static const uint8_t *decode_wrapped(asn1h_dec *d, const asn1h_type *t,
+                                                    const uint32_t *tags, unsigned ntags,
+                                                    unsigned nwrap, const uint8_t *p,
+                                                    const uint8_t *end, void *v)
 {
     const uint8_t *bounds[ASN1H_MAX_TAGS];
     unsigned forms[ASN1H_MAX_TAGS];
-    unsigned nwrap = asn1h_has_own_tlv(t) ? ntags - 1 : ntags;
-    unsigned i, form = 0;
+    unsigned i;
     uint32_t tag;
 
     for (i = 0; i < nwrap; i++) {
@@ -92,20 +113,25 @@ static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t, const uin
         ASN1H_REQUIRE_CONSTRUCTED(d, at, forms[i]);
         bounds[i] = end;
     }
-    if (nwrap < ntags) {
-        const uint8_t *at = p;
-        if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &end)))
-            return NULL;
-        if (tag != tags[nwrap])
-            return asn1h_fail(d, ASN1H_ERR_TAG, at);
-    }
-    if (!(p = decode_contents(d, t, p, end, form, v)))
+    if (!(p = decode_own(d, t, tags + nwrap, ntags - nwrap, p, end, v)))
         return NULL;
     while (i-- > 0)
         if (!(p = asn1h_close(d, p, bounds[i], forms[i])))
             return NULL;
     d->depth += nwrap;
     return p;
+}
+
+/* Reads the tags of a value (explicit wrappers, then its own identifier) and decodes it. */
+ASN1H_NOINLINE static const uint8_t *decode_tagged(asn1h_dec *d, const asn1h_type *t,
+                                                   const uint32_t *tags, unsigned ntags,
+                                                   const uint8_t *p, const uint8_t *end,
+                                                   void *v)
+{
+    unsigned nwrap = asn1h_has_own_tlv(t) ? ntags - 1 : ntags;
+    if (nwrap)
+        return decode_wrapped(d, t, tags, ntags, nwrap, p, end, v);
+    return decode_own(d, t, tags, ntags, p, end, v);
 }
 
 const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -933,7 +959,9 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
 {
     asn1h_error local;
     asn1h_dec d;
-    const uint8_t *q;
+    const uint8_t *q, *end;
+    uint32_t tag;
+    unsigned form;
 
     err = asn1h_error_reset(err ? err : &local, type);
     /* A PDU with layout fast paths opens their door before the rest of the setup, so that
@@ -949,14 +977,13 @@ asn1h_code asn1h_decode(const asn1h_type *type, void *value, const uint8_t *buf,
     }
     asn1h_dec_start(&d, type, buf, len, arena, opts, err);
     memset(value, 0, type->size);
-    if (type->tag && !(type->flags & ASN1H_T_TAG_LIST)) {
-        uint32_t tag;                       /* the usual PDU: one tag of its own */
-        unsigned form;
-        const uint8_t *end;
-        q = asn1h_get_tl(&d, buf, buf + len, &tag, &form, &end);
-        if (q && tag != ASN1H_UNPACK_TAG(type->tag))
+    /* the usual PDU, one tag of its own in the usual header, here; any other by the
+     * general route, which reads and checks every form */
+    if (type->tag && !(type->flags & ASN1H_T_TAG_LIST)
+        && (q = asn1h_quick_tl(buf, buf + len, &tag, &form, &end)) != NULL) {
+        if (tag != ASN1H_UNPACK_TAG(type->tag))
             q = asn1h_fail(&d, ASN1H_ERR_TAG, buf);
-        if (q)
+        else
             q = decode_contents(&d, type, q, end, form, value);
     } else {
         q = asn1h_decode_tagged(&d, type, buf, buf + len, value);
