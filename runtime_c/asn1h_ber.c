@@ -60,7 +60,7 @@ const uint8_t *asn1h_get_tl_other(asn1h_dec *d, const uint8_t *p, const uint8_t 
     } else {
         p++;
     }
-    *tag = (uint32_t)(start[0] >> 6) << 30 | number;
+    *tag = ASN1H_TAG(start[0] >> 6, number);
     if (p >= end)
         return asn1h_fail(d, ASN1H_ERR_TRUNCATED, p);
     start = p;                              /* the length octets */
@@ -105,7 +105,7 @@ ASN1H_COLD uint32_t asn1h_peek_tag_long(const uint8_t *p, const uint8_t *end)
             return 0;
         number = (number << 7) | (*p & 0x7Fu);
     } while (*p++ & 0x80);
-    return number < 31 ? 0 : (cls << 30) | number;
+    return number < 31 ? 0 : ASN1H_TAG(cls, number);
 }
 
 /* One identifier and length, read without checks beyond the bounds: the contents, their

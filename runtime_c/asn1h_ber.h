@@ -355,7 +355,7 @@ ASN1H_INLINE const uint8_t *asn1h_got_tl(const uint8_t *p, size_t head, size_t l
                                          const uint8_t **content_end)
 {
     unsigned first = p[0];                  /* read before the stores, which may alias p */
-    *tag = ((uint32_t)(first >> 6) << 30) | (first & 0x1Fu);
+    *tag = ASN1H_TAG(first >> 6, first & 0x1Fu);
     *form = (first >> 5) & 1u;
     *content_end = p + head + len;
     return p + head;
@@ -409,7 +409,7 @@ static inline uint32_t asn1h_peek_tag(asn1h_dec *d, const uint8_t *p, const uint
     if (p >= end)
         return 0;
     if (ASN1H_LIKELY((p[0] & 0x1F) != 0x1F))
-        return ((uint32_t)(p[0] >> 6) << 30) | (p[0] & 0x1Fu);
+        return ASN1H_TAG(p[0] >> 6, p[0] & 0x1Fu);
     return asn1h_peek_tag_long(p, end);
 }
 

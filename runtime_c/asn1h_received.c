@@ -192,7 +192,7 @@ ASN1H_COLD static uint8_t *received_write(uint8_t *out, const uint8_t **in,
     received_contents(&h, end, depth, &contents, &after, &indefinite);
     scratch.start = header;                 /* the encoder's writers, backwards, then copied */
     q = asn1h_put_len_long(&scratch, q, contents);
-    q = asn1h_put_tag_long(&scratch, q, (uint32_t)(h.first >> 6) << 30 | h.number,
+    q = asn1h_put_tag_long(&scratch, q, ASN1H_TAG(h.first >> 6, h.number),
                            (h.first >> 5) & 1u);
     memcpy(out, q, (size_t)(header + sizeof header - q));
     out += header + sizeof header - q;
