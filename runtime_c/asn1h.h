@@ -106,7 +106,9 @@ typedef enum asn1h_code {
     ASN1H_ERR_MEMORY,       /* the arena's limit is reached */
     ASN1H_ERR_BUFFER,       /* encoding: the output buffer is too small */
     ASN1H_ERR_CHOICE,       /* encoding: a CHOICE with no valid alternative selected */
-    ASN1H_ERR_NO_DER,       /* encoding: a value DER cannot represent (a local time) */
+    ASN1H_ERR_NO_DER,       /* encoding: a value DER cannot represent (a local time),
+                               or that a build of DER's forms cannot write in DER (a time
+                               in another form, a value kept with BER's framing) */
     ASN1H_ERR_STOPPED,      /* a caller's callback stopped the decoding (asn1h_walk) */
     ASN1H_ERR_TOO_BIG,      /* a stream's PDU is larger than its maximum (asn1h_stream) */
     ASN1H_ERR_COUNT
@@ -415,7 +417,8 @@ typedef struct asn1h_codecs {
                                   const uint8_t *end, unsigned form, asn1h_bytes *v);
     uint8_t *(*time_encode)(asn1h_enc *e, uint8_t *p, const asn1h_bytes *v,
                             unsigned universal);
-    /* open types and unknown extensions kept as received (asn1h_received.c) */
+    /* open types and unknown extensions kept as received (asn1h_received.c; written
+     * back as they came in a build of DER's forms, which refuses BER's framing) */
     const uint8_t *(*resolve_open_types)(asn1h_dec *d, const asn1h_type *t, void *value);
     uint8_t *(*put_received)(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
     /* unknown extensions kept (asn1h_received.c): SEQUENCE and SET additions; the

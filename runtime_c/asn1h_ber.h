@@ -629,7 +629,7 @@ static inline int asn1h_member_absent_ok(const asn1h_member *m)
  *   member_present      whether the TLV at p is member i (such a CHOICE, OPTIONAL)
  *   encode_with_unknown the members of a SEQUENCE or SET value that holds unknown
  *                       additions, those written back where they belong
- *   put_unknown         unknown additions kept as received, written with DER framing */
+ *   put_unknown         unknown additions kept as received, written back (put_received) */
 const uint8_t *asn1h_take_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                   const uint8_t *end, unsigned form, void *v);
 int asn1h_keep_set_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
@@ -648,8 +648,10 @@ const uint8_t *asn1h_tags_above(const uint8_t *p, const uint8_t *end, uint32_t t
 const uint8_t *asn1h_resolve_open_types(asn1h_dec *d, const asn1h_type *t, void *value);
 /* Writes values kept as received (an open type, an unknown alternative, unknown
  * additions: one TLV or several in a row) with DER framing (asn1h_received.c, through
- * spec->codecs). */
+ * spec->codecs).  In a build of DER's forms, asn1h_put_der_received writes those whose
+ * framing is DER's already and refuses the others (ASN1H_ERR_NO_DER). */
 uint8_t *asn1h_put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
+uint8_t *asn1h_put_der_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len);
 /* UTCTime (universal 23) and GeneralizedTime (24), asn1h_time.c: whether the octets are a
  * time of X.680; whether they are one in its DER form (X.690 11.7, 11.8); the DER form of
  * a time, 0 when it has none (a local time); decoding and writing a time's contents. */

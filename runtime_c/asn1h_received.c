@@ -288,15 +288,28 @@ ASN1H_COLD static uint8_t *put_reframed(asn1h_enc *e, uint8_t *p, const uint8_t 
     return p - size;
 }
 
+/* Values kept as received: written as they came when every header is DER's already (BER's
+ * are never shorter) or one is not well formed, else with their framing redone. */
 uint8_t *asn1h_put_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len)
 {
     size_t size;
     int indefinite = 0;
     if (!buf || !received_run_size(buf, buf + len, &size, &indefinite)
-        || (size == len && !indefinite))    /* every header already DER's (BER's are never
-                                               shorter) */
+        || (size == len && !indefinite))
         return asn1h_put_raw(e, p, buf, len);
     return put_reframed(e, p, buf, len, size);
+}
+
+/* The same in a build of DER's forms (--encoding der), which keeps no code to redo the
+ * framing: refused when it is not DER's. */
+uint8_t *asn1h_put_der_received(asn1h_enc *e, uint8_t *p, const uint8_t *buf, size_t len)
+{
+    size_t size;
+    int indefinite = 0;
+    if (buf && received_run_size(buf, buf + len, &size, &indefinite)
+        && (size != len || indefinite))
+        return asn1h_enc_fail(e, ASN1H_ERR_NO_DER);
+    return asn1h_put_raw(e, p, buf, len);
 }
 
 /* ---- Unknown extensions (X.680 52) --------------------------------------------------
@@ -405,36 +418,37 @@ int asn1h_member_present(asn1h_dec *d, const asn1h_type *t, unsigned i, const ui
 
 uint8_t *asn1h_put_unknown(asn1h_enc *e, uint8_t *p, const asn1h_bytes *kept)
 {
-    return asn1h_kept_in_per(kept) ? p : asn1h_put_received(e, p, kept->buf, kept->len);
+    return asn1h_kept_in_per(kept) ? p : e->spec->codecs->put_received(e, p, kept->buf,
+                                                                       kept->len);
 }
 
 /* A SEQUENCE's additions go back at its extension marker; a SET's (DER, in tag order)
- * each before the first member whose tag is above its own (X.690 10.3). */
-uint8_t *asn1h_encode_with_unknown(asn1h_enc *e, const asn1h_type *t, uint8_t *p,
-                                   const void *v)
+ * each before the first member whose tag is above its own (X.690 10.3).  Cold: only a
+ * value that holds unknown additions comes here. */
+ASN1H_COLD uint8_t *asn1h_encode_with_unknown(asn1h_enc *e, const asn1h_type *t,
+                                              uint8_t *p, const void *v)
 {
     static const uint8_t nothing[1] = {0};
     static const asn1h_bytes none = {nothing, 0};
     const asn1h_member *members = e->spec->members + t->first;
     const asn1h_bytes *kept = kept_unknown(e->spec, t, v);
     unsigned k = t->count, at = members[t->count].type;
-    const uint8_t *rest;                    /* a SET's: those not written yet */
+    const uint8_t *rest;                    /* those not written yet */
     if (asn1h_kept_in_per(kept))            /* from PER: no tags to place them by */
         kept = &none;
     rest = kept->buf + kept->len;
     for (;;) {
-        if (t->kind == ASN1H_SEQUENCE) {
-            if (k == at && !(p = asn1h_put_received(e, p, kept->buf, kept->len)))
-                return NULL;
-        } else {                            /* an untagged CHOICE (tag 0) is sorted later */
-            const uint8_t *split = k ? asn1h_tags_above(kept->buf, rest,
-                                                        asn1h_member_tag(e->spec,
-                                                                         &members[k - 1]))
-                                     : kept->buf;
-            if (split < rest && !(p = asn1h_put_received(e, p, split, (size_t)(rest - split))))
-                return NULL;
-            rest = split;
-        }
+        const uint8_t *split = rest;        /* written here: [split, rest) */
+        if (t->kind != ASN1H_SEQUENCE)      /* an untagged CHOICE (tag 0) is sorted later */
+            split = k ? asn1h_tags_above(kept->buf, rest,
+                                         asn1h_member_tag(e->spec, &members[k - 1]))
+                      : kept->buf;
+        else if (k == at)
+            split = kept->buf;
+        if (split < rest
+            && !(p = e->spec->codecs->put_received(e, p, split, (size_t)(rest - split))))
+            return NULL;
+        rest = split;
         if (k-- == 0)
             return p;
         if (asn1h_member_encoded(e->spec, &members[k], v)

@@ -193,6 +193,49 @@ def test_a_der_build_reads_ders_forms_alone_and_links_none_of_the_others(tmp_pat
     assert not others & symbols["der"]
 
 
+# Values kept as received: an open type, and an unknown addition of an extensible
+# SEQUENCE.  A build of BER writes them back with DER's framing; a build of DER's forms
+# writes back those whose framing is DER's already and refuses the others when encoding
+# (it reads them, as it reads BER's lengths elsewhere), without the code that redoes it.
+KEPT_SPEC = ("T ::= SEQUENCE { id INTEGER, e E, value ANY DEFINED BY id }\n"
+             "E ::= SEQUENCE { a INTEGER, ... }")
+ID, A, ADDITION, ANY = tlv(0x02, b"\x01"), tlv(0x02, b"\x05"), tlv(0x81, b"\x07"), S
+KEPT_VALUE = tlv(0x30, ID + tlv(0x30, A + ADDITION) + ANY)
+KEPT_BER = [   # (name, the value with BER's framing, the component whose framing it is)
+    ("an open type's length in two octets",
+     tlv(0x30, ID + tlv(0x30, A + ADDITION) + b"\x04\x81\x02ab"), "Parts.T.value"),
+    ("an open type's indefinite length", tlv(0x30, ID + tlv(0x30, A + ADDITION)
+                                              + b"\x24\x80" + S + b"\0\0"), "Parts.T.value"),
+    ("an addition's length in two octets",
+     tlv(0x30, ID + tlv(0x30, A + b"\x81\x81\x01\x07") + ANY), "Parts.T.e"),
+]
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_a_der_build_writes_back_kept_values_in_ders_framing_alone(tmp_path, mode):
+    spec = tmp_path / "parts.asn"
+    spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\n{KEPT_SPEC}\nEND\n")
+    ber, der = (cbuild.build_program(
+        cbuild.generate([spec], tmp_path / rules, "--name", "spec", "--converter",
+                        "--mode", mode, "--encoding", rules), "spec", flags=FLAGS)
+        for rules in ("ber", "der"))
+    for program in (ber, der):
+        assert program.run("-p", "Parts.T", "-", input=KEPT_VALUE).stdout == KEPT_VALUE
+    for name, data, where in KEPT_BER:
+        dered = KEPT_VALUE if "indefinite" not in name else \
+            tlv(0x30, ID + tlv(0x30, A + ADDITION) + tlv(0x24, S))
+        assert ber.run("-p", "Parts.T", "-", input=data).stdout == dered, name
+        assert der.run("-p", "Parts.T", "-o", "null", "-", input=data).returncode == 0
+        refused = der.run("-p", "Parts.T", "-", input=data, check=False)
+        assert (refused.returncode, refused.stdout) == (1, b""), name
+        assert refused.stderr.decode() == \
+            f"-:0: encoding: {where}: value has no DER form\n", name
+    ber_symbols, der_symbols = (subprocess.run(["nm", str(build.program)],
+                                               capture_output=True, text=True,
+                                               check=True).stdout for build in (ber, der))
+    assert "received_write" in ber_symbols and "received_write" not in der_symbols
+
+
 def test_der_names_bers_restriction_and_ber_beside_it_wins():
     """der is BER with DER's forms of strings and times: named beside ber, ber (which
     reads them all) is the build's rule; an unknown rule is refused with the list of known
