@@ -44,7 +44,7 @@ const uint8_t *asn1h_dec_real(asn1h_dec *d, const uint8_t *p, const uint8_t *end
     }
     b = p[0];
     if (b & 0x80) {                                         /* binary */
-        static const int base_bits[4] = {1, 3, 4, 0};
+        static const uint8_t base_bits[4] = {1, 3, 4, 0};
         int bits = base_bits[(b >> 4) & 3], scale = (b >> 2) & 3;
         size_t elen = (b & 3) + 1, i;
         const uint8_t *q = p + 1;
