@@ -8,8 +8,9 @@ Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
                  example (cam and rrc in UPER, s1ap and ngap in APER): harness.c around
                  the generated code in the given mode; every decoded value must print,
                  re-encode and decode again to the same value.
-  differential   one per example and shared-spec PDU (and ldap, snmp, kerberos, and the
-                 captured SNMP traffic of examples/snmp): differential.c around a
+  differential   one per example and shared-spec PDU (and ldap, snmp, kerberos, the
+                 captured SNMP traffic of examples/snmp, and x509-der, the certificate
+                 built with --encoding der): differential.c around a
                  compiled, an interpreted and a mixed build of the same specification,
                  which must agree on every input.  The mixed builds of blackwell, ldap and
                  snmp-traffic also have layout fast paths (docs/layouts.md).

@@ -120,7 +120,8 @@ class Target:
     specs: Callable[[], List[Path]]
     pdu: str                                    # Module.Type
     seeds: Callable[[], List[bytes]]
-    rules: str = "ber"                          # the input's encoding: ber, uper or aper
+    rules: str = "ber"                          # --encoding: ber, der (BER input, DER's
+    # forms of strings and times alone: docs/runtime.md), uper or aper
     # the differential target's mixed build gets layout fast paths (docs/layouts.md) for
     # the 10 most frequent layouts of these messages, in this form
     layouts: Optional[Callable[[], List[bytes]]] = None
@@ -158,6 +159,10 @@ TARGETS = {
                _certificate_seeds),
         Target("x509-crl", corpora.rfc5280_specs, "PKIX1Explicit88.CertificateList",
                lambda: []),
+        # the certificate program built with --encoding der: the builds refuse BER's other
+        # forms of strings and times, and values kept with BER's framing, alike
+        Target("x509-der", corpora.rfc5280_specs, "PKIX1Explicit88.Certificate",
+               _certificate_seeds, "der"),
         Target("ldap", lambda: [SPECS / "IETF_LDAP_RFC4511"],
                "Lightweight-Directory-Access-Protocol-V3.LDAPMessage",
                lambda: _hex(LDAP_SEEDS)() + _trace("ldap")()[::8], layouts=_trace("ldap")),
@@ -188,8 +193,8 @@ TARGETS = {
 FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
 PER_TARGETS = ("cam", "rrc", "s1ap", "ngap")
 # The differential targets: the examples and the shared specifications' protocols.
-DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "ldap", "snmp", "kerberos",
-                        "pkix2009", "cms", "snmp-traffic")
+DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "x509-der", "ldap", "snmp",
+                        "kerberos", "pkix2009", "cms", "snmp-traffic")
 
 
 def seeds(target: Target) -> List[bytes]:
@@ -215,7 +220,7 @@ def generate(target: Target, mode: str, out: Path, *extra: str, name: str = "spe
     from asn1c_hybrid.cli import main as cli_main
     out.mkdir(parents=True, exist_ok=True)
     # every PDU of the same specification: they share the compiled object (_spec_object)
-    pdus = [t.pdu for t in TARGETS.values() if t.specs() == target.specs()]
+    pdus = list(dict.fromkeys(t.pdu for t in TARGETS.values() if t.specs() == target.specs()))
     # the rules of the target's input alone: the harnesses use no other, and a compiled
     # type's routines of the other rules would only lengthen the build
     argv = ["compile", *map(str, target.specs()), "-o", str(out), "--name", name,
@@ -265,7 +270,7 @@ def _spec_object(target: Target, mode: str, out: Path, cc: str, compile_flags: S
                  generate_options: Sequence[str]) -> Path:
     """The target's specification generated in `mode` and compiled (once per process for
     the same specification, mode, compiler and flags: PDUs of one spec share it)."""
-    key = (tuple(map(str, target.specs())), mode, cc, tuple(compile_flags),
+    key = (tuple(map(str, target.specs())), target.rules, mode, cc, tuple(compile_flags),
            tuple(generate_options))
     if key not in _spec_cache:
         source = generate(target, mode, out, *generate_options)
@@ -299,7 +304,7 @@ def build(target: Target, mode: str, out: Path, *, libfuzzer: bool = False,
                                                     compile_flags=compile_flags,
                                                     generate_options=generate_options)
     defines = [f"-DFUZZ_TYPE={symbol}", '-DFUZZ_HEADER="spec.h"']
-    if target.rules != "ber":
+    if target.rules not in ("ber", "der"):
         defines.append(f"-DFUZZ_PER=ASN1H_{target.rules.upper()}")
     if libfuzzer:
         defines.append("-DFUZZ_LIBFUZZER")
