@@ -86,8 +86,9 @@ def _add_encoding_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", action="append", default=[], metavar="RULES",
                         help="the encoding rules the build carries, comma-separated: ber, "
                              "uper, aper (default all three), or der for BER with DER's "
-                             "forms of strings and times alone, without the code of the "
-                             "others; without PER the "
+                             "forms of strings and times alone, and values kept as "
+                             "received written back in DER's framing only, without the "
+                             "code of the others; without PER the "
                              "tables leave "
                              "its constraints out and the converter does not link it; "
                              "without BER compiled types get PER routines alone, which the "

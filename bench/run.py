@@ -435,7 +435,8 @@ def size_table(rows: Sequence[dict]) -> List[str]:
              "asn1c's skeletons are copied among its generated files, so only its total "
              "is given.  The `-der` builds of the certificate program are built with "
              "`--encoding der`: DER's forms of strings and times alone, without the code "
-             "of BER's others (constructed strings, times in other forms).", "",
+             "of BER's others (constructed strings, times in other forms, the redone "
+             "framing of values kept as received).", "",
              "| spec | build | " + " | ".join(f"{lv} generated | {lv} runtime | {lv} total"
                                              for lv in levels) + " |",
              "| --- | --- |" + " ---: | ---: | ---: |" * len(levels)]
