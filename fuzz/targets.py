@@ -120,8 +120,9 @@ class Target:
     specs: Callable[[], List[Path]]
     pdu: str                                    # Module.Type
     seeds: Callable[[], List[bytes]]
-    rules: str = "ber"                          # --encoding: ber, der (BER input, DER's
-    # forms of strings and times alone: docs/runtime.md), uper or aper
+    # --encoding: ber, der (BER input, DER's forms of strings and times alone:
+    # docs/runtime.md), uper or aper
+    rules: str = "ber"
     # the differential target's mixed build gets layout fast paths (docs/layouts.md) for
     # the 10 most frequent layouts of these messages, in this form
     layouts: Optional[Callable[[], List[bytes]]] = None

@@ -364,9 +364,10 @@ const uint8_t *asn1h_take_unknown(asn1h_dec *d, const asn1h_type *t, const uint8
 
 /* BER lets a SET's components come in any order, so its unknown additions need not be
  * next to each other: the decoder has checked the components [p, end), this copies the
- * unknown ones out with DER framing and sorts them by tag, as the DER encoder writes them. */
-int asn1h_keep_set_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
-                           const uint8_t *end, void *v)
+ * unknown ones out with DER framing and sorts them by tag, as the DER encoder writes them.
+ * Cold: only a SET with unknown additions comes here. */
+ASN1H_COLD int asn1h_keep_set_unknown(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
+                                      const uint8_t *end, void *v)
 {
     size_t total = 0, size;
     const uint8_t *q, *next;
