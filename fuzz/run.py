@@ -9,8 +9,8 @@ Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
                  the generated code in the given mode; every decoded value must print,
                  re-encode and decode again to the same value.
   differential   one per example and shared-spec PDU (and ldap, snmp, kerberos, the
-                 captured SNMP traffic of examples/snmp, and x509-der, the certificate
-                 built with --encoding der): differential.c around a
+                 captured SNMP traffic of examples/snmp, and x509-der and pkix2009-der,
+                 the certificates built with --encoding der): differential.c around a
                  compiled, an interpreted and a mixed build of the same specification,
                  which must agree on every input.  The mixed builds of blackwell, ldap and
                  snmp-traffic also have layout fast paths (docs/layouts.md).

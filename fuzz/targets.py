@@ -179,6 +179,10 @@ TARGETS = {
                _certificate_seeds),
         Target("cms", _rfc5912_specs, "CryptographicMessageSyntax-2009.ContentInfo",
                _cms_seeds),
+        # RFC 5912's Certificate built with --encoding der: extensible types, so values
+        # kept with BER's framing include unknown additions
+        Target("pkix2009-der", _rfc5912_specs, "PKIX1Explicit-2009.Certificate",
+               _certificate_seeds, "der"),
         # PER: unaligned for ITS and RRC, aligned for the 3GPP application protocols
         Target("cam", _folder("ETSI_ITS_CAM"), "CAM-PDU-Descriptions.CAM", _hex(CAM_SEEDS),
                "uper"),
@@ -195,7 +199,7 @@ FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
 PER_TARGETS = ("cam", "rrc", "s1ap", "ngap")
 # The differential targets: the examples and the shared specifications' protocols.
 DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "x509-der", "ldap", "snmp",
-                        "kerberos", "pkix2009", "cms", "snmp-traffic")
+                        "kerberos", "pkix2009", "pkix2009-der", "cms", "snmp-traffic")
 
 
 def seeds(target: Target) -> List[bytes]:
