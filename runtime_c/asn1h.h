@@ -443,6 +443,11 @@ typedef struct asn1h_codecs {
      * changed nothing, and the general decoder takes the input */
     size_t (*layouts)(const asn1h_type *t, void *value, const uint8_t *buf, size_t len,
                       asn1h_arena *arena, const struct asn1h_decode_opts *opts);
+    /* a member's effective tags (asn1h_decode.c), for a member whose type has a list of
+     * tags, whose tag is long, or whose value is stored through a pointer: buf[0..n) or
+     * the tag pool's, n returned; the decoder's general route of tags */
+    unsigned (*member_tags)(const asn1h_spec *spec, const asn1h_type *types,
+                            const asn1h_member *m, uint32_t *buf, const uint32_t **tags);
 } asn1h_codecs;
 
 /* The header of a spec's tables; the type array follows it in the same object. */

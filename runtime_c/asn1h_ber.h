@@ -715,6 +715,9 @@ static inline int asn1h_enum_known(const asn1h_spec *spec, const asn1h_type *t, 
 const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,
                                    const uint8_t *end, void *v);
 uint8_t *asn1h_encode_tagged(asn1h_enc *e, const asn1h_type *t, uint8_t *p, const void *v);
+/* A member's effective tags, through spec->codecs (asn1h_codecs). */
+unsigned asn1h_member_tags(const asn1h_spec *spec, const asn1h_type *types,
+                           const asn1h_member *m, uint32_t *buf, const uint32_t **tags);
 
 const uint8_t *asn1h_dec_bytes(asn1h_dec *d, const uint8_t *p, const uint8_t *end,
                                unsigned form, asn1h_bytes *v);

@@ -39,13 +39,16 @@ void asn1h_set_default(const asn1h_dec *d, const asn1h_member *m, void *base)
                asn1h_member_type(d->types, m)->size);
 }
 
-/* The effective tags of member m: its own tag applied to those of its type. */
-static unsigned member_tags(const asn1h_dec *d, const asn1h_member *m, uint32_t *buf,
-                            const uint32_t **tags)
+/* The effective tags of member m (of a type with a list of tags, with a long tag, or
+ * stored through a pointer): its own tag applied to those of its type, in buf or in the
+ * tag pool.  Reached through spec->codecs, so that a program whose specs have no such
+ * member links none of it. */
+unsigned asn1h_member_tags(const asn1h_spec *spec, const asn1h_type *types,
+                           const asn1h_member *m, uint32_t *buf, const uint32_t **tags)
 {
-    const asn1h_type *t = asn1h_member_type(d->types, m);
+    const asn1h_type *t = asn1h_member_type(types, m);
     const uint32_t *own;
-    unsigned n = asn1h_type_tags(d->spec, t, buf + 1, &own), skip, i;
+    unsigned n = asn1h_type_tags(spec, t, buf + 1, &own), skip, i;
     if (!(m->flags & (ASN1H_M_IMPLICIT | ASN1H_M_EXPLICIT))) {
         *tags = own;
         return n;
@@ -53,7 +56,7 @@ static unsigned member_tags(const asn1h_dec *d, const asn1h_member *m, uint32_t 
     skip = (m->flags & ASN1H_M_IMPLICIT) ? 1u : 0u;
     for (i = skip; i < n; i++)              /* forwards: own may be buf + 1 (one own tag) */
         buf[1 + i - skip] = own[i];
-    buf[0] = asn1h_member_tag(d->spec, m);
+    buf[0] = asn1h_member_tag(spec, m);
     *tags = buf;
     return n - skip + 1;
 }
@@ -92,33 +95,28 @@ ASN1H_NOINLINE static const uint8_t *decode_own(asn1h_dec *d, const asn1h_type *
     return decode_contents(d, t, p, end, form, v);
 }
 
-/* The explicit wrappers of a value, its first nwrap tags, around decode_own. */
+/* The explicit wrappers of a value, its first nwrap tags, around decode_own: the outermost
+ * here, the others by recursion (at most ASN1H_MAX_TAGS deep). */
 ASN1H_NOINLINE static const uint8_t *decode_wrapped(asn1h_dec *d, const asn1h_type *t,
                                                     const uint32_t *tags, unsigned ntags,
                                                     unsigned nwrap, const uint8_t *p,
                                                     const uint8_t *end, void *v)
 {
-    const uint8_t *bounds[ASN1H_MAX_TAGS];
-    unsigned forms[ASN1H_MAX_TAGS];
-    unsigned i;
+    const uint8_t *at = p;
+    unsigned form;
     uint32_t tag;
 
-    for (i = 0; i < nwrap; i++) {
-        const uint8_t *at = p;
-        ASN1H_ENTER(d, at);                 /* an explicit tag nests like any constructed value */
-        if (!(p = asn1h_read_tl(d, p, end, &tag, &forms[i], &end)))
-            return NULL;
-        if (tag != tags[i])
-            return asn1h_fail(d, ASN1H_ERR_TAG, at);
-        ASN1H_REQUIRE_CONSTRUCTED(d, at, forms[i]);
-        bounds[i] = end;
-    }
-    if (!(p = decode_own(d, t, tags + nwrap, ntags - nwrap, p, end, v)))
+    ASN1H_ENTER(d, at);                     /* an explicit tag nests like any constructed value */
+    if (!(p = asn1h_read_tl(d, p, end, &tag, &form, &end)))
         return NULL;
-    while (i-- > 0)
-        if (!(p = asn1h_close(d, p, bounds[i], forms[i])))
-            return NULL;
-    d->depth += nwrap;
+    if (tag != tags[0])
+        return asn1h_fail(d, ASN1H_ERR_TAG, at);
+    ASN1H_REQUIRE_CONSTRUCTED(d, at, form);
+    if (!(p = nwrap > 1 ? decode_wrapped(d, t, tags + 1, ntags - 1, nwrap - 1, p, end, v)
+                        : decode_own(d, t, tags + 1, ntags - 1, p, end, v))
+        || !(p = asn1h_close(d, p, end, form)))
+        return NULL;
+    ASN1H_LEAVE(d);
     return p;
 }
 
@@ -143,6 +141,13 @@ const uint8_t *asn1h_decode_tagged(asn1h_dec *d, const asn1h_type *t, const uint
     return decode_tagged(d, t, tags, ntags, p, end, v);
 }
 
+/* What lives in an optional part of the runtime that this spec did not link in: only a
+ * broken table asks for it, or BER called on a build without BER's parts. */
+ASN1H_COLD static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
+{
+    return asn1h_fail(d, ASN1H_ERR_VALUE, p);
+}
+
 /* Member m of a type with a list of tags, with a long tag, or stored through a pointer:
  * out of line, so that the usual member's path below keeps a small stack frame. */
 ASN1H_NOINLINE static const uint8_t *decode_other_tags(asn1h_dec *d, const asn1h_member *m,
@@ -151,7 +156,10 @@ ASN1H_NOINLINE static const uint8_t *decode_other_tags(asn1h_dec *d, const asn1h
 {
     uint32_t buf[ASN1H_MAX_TAGS + 1];
     const uint32_t *tags;
-    unsigned ntags = member_tags(d, m, buf, &tags);
+    unsigned ntags;
+    if (!d->spec->codecs->member_tags)      /* a build without BER's parts */
+        return no_codec(d, p);
+    ntags = d->spec->codecs->member_tags(d->spec, d->types, m, buf, &tags);
     if (m->flags & ASN1H_M_POINTER) {
         void *target = asn1h_arena_alloc(d->arena, t->size);
         if (!target)
@@ -487,13 +495,6 @@ ASN1H_NOINLINE static const uint8_t *dec_bits(asn1h_dec *d, const asn1h_type *t,
     if (ASN1H_UNLIKELY(t->extra))
         return check_decoded(d, t, p, end, v);
     return end;
-}
-
-/* A kind whose contents routine lives in an optional part of the runtime that this spec
- * did not link in: its tables never ask for it, so only a broken table gets here. */
-ASN1H_COLD static const uint8_t *no_codec(asn1h_dec *d, const uint8_t *p)
-{
-    return asn1h_fail(d, ASN1H_ERR_VALUE, p);
 }
 
 ASN1H_INLINE const uint8_t *dec_set(asn1h_dec *d, const asn1h_type *t, const uint8_t *p,

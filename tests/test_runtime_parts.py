@@ -5,8 +5,10 @@ program linked with --gc-sections (as docs/benchmarks.md measures code) keeps on
 parts its types use: SET contents, ENUMERATED (and the encoder's test of an extensible
 one's numbers), times, REAL, unknown extensions, values kept as received
 (an ANY), open types resolved through their tables, the general test of a DEFAULT value,
-the general constraint checker.  Each spec below needs some of them, or none; its
-converter keeps exactly those, and still round-trips a value.
+the general constraint checker, the effective tags of a member that takes the general
+route of tags (its type has a list of tags, its tag is long, its value is stored through a
+pointer).  Each spec below needs some of them, or none; its converter keeps exactly
+those, and still round-trips a value.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ PARTS = {"set": "asn1h_dec_set", "enumerated": "asn1h_dec_enumerated",
          "extensible enumerated": "asn1h_enc_enumerated",
          "time": "asn1h_dec_time", "real": "asn1h_dec_real",
          "extensions": "asn1h_take_unknown", "received": "asn1h_put_received",
-         "open types": "asn1h_resolve_open_types"}
+         "open types": "asn1h_resolve_open_types",
+         "general tags": "asn1h_member_tags"}
 TABLE = """ALG ::= CLASS { &id INTEGER UNIQUE, &Type } WITH SYNTAX { ID &id TYPE &Type }
 Algs ALG ::= { { ID 1 TYPE INTEGER } | { ID 2 TYPE BOOLEAN } }
 """
@@ -42,6 +45,19 @@ SPECS = {
             "3006020101020105"),
     "open types": ("SEQUENCE { id ALG.&id ({Algs}), value ALG.&Type ({Algs}{@id}) }\n"
                    + TABLE, {"received", "open types"}, "3006020101020105"),
+    # an explicit tag around a CHOICE, or around a type of one tag, takes the usual route
+    "explicit": ("SEQUENCE { c [0] CHOICE { a INTEGER, b BOOLEAN }, d [1] EXPLICIT INTEGER }",
+                 set(), "300aa003020105a103020106"),
+    # a PDU's own list of tags is read without the part; a member's effective tags take it
+    # when its type has two tags, its tag number is past 16 bits' packing, or its value is
+    # stored through a pointer
+    "tagged pdu": ("[APPLICATION 1] EXPLICIT SEQUENCE { a INTEGER }", set(),
+                   "61053003020105"),
+    "tag list": ("SEQUENCE { a U }\nU ::= [APPLICATION 1] EXPLICIT SEQUENCE { b INTEGER }",
+                 {"general tags"}, "300761053003020105"),
+    "long tag": ("SEQUENCE { a [20000] INTEGER }", {"general tags"}, "30069f819c200105"),
+    "pointer": ("SEQUENCE { a INTEGER, next T OPTIONAL }", {"general tags"},
+                "30080201053003020106"),
 }
 
 
@@ -59,6 +75,42 @@ def test_a_program_links_the_parts_its_types_need(tmp_path, name):
     assert {p for p, symbol in PARTS.items() if symbol in symbols} == parts
     data = bytes.fromhex(der)
     assert program.run("-p", "Parts.T", "-o", "der", "-", input=data).stdout == data
+
+
+POINTER_BER_MAIN = r"""
+#include <stdio.h>
+#include "spec.h"
+int main(void)
+{
+    static const uint8_t der[] = {0x30, 0x08, 0x02, 0x01, 0x05,     /* { a 5, next { a 6 } } */
+                                  0x30, 0x03, 0x02, 0x01, 0x06};
+    static uint8_t memory[4096];
+    char message[128];
+    T value;
+    asn1h_arena arena;
+    asn1h_error err;
+    asn1h_arena_init(&arena, memory, sizeof memory, 0);
+    asn1h_decode(&T_type, &value, der, sizeof der, &arena, NULL, NULL, &err);
+    asn1h_error_format(&err, message, sizeof message);
+    printf("%s at %u\n", message, (unsigned)err.offset);
+    return 0;
+}
+"""
+
+
+def test_ber_on_a_build_without_it_refuses_a_member_of_the_general_route(tmp_path):
+    """A build without BER leaves the general route's member tags out of the spec's parts:
+    BER called on it anyway refuses such a member (here `next`, at its TLV) cleanly."""
+    body = SPECS["pointer"][0]
+    spec = tmp_path / "parts.asn"
+    spec.write_text(f"Parts DEFINITIONS IMPLICIT TAGS ::= BEGIN\nT ::= {body}\nEND\n")
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--mode", "interpreted",
+                          "--encoding", "uper")
+    assert "asn1h_member_tags" not in (out / "spec.c").read_text()
+    main = tmp_path / "ber_main.c"
+    main.write_text(POINTER_BER_MAIN)
+    program = cbuild.build_program(out, "spec", main, program="ber")
+    assert program.run().stdout == b"Parts.T.next: malformed contents at 5\n"
 
 
 BER_MAIN = r"""

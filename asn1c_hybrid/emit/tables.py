@@ -109,7 +109,7 @@ class Tables:
     # "enumerated", "extensible_enumerated", "time", "received", "open_types", "extensions",
     # "set_extensions", "choice_extensions", "check" (or "number_check" or "size_check",
     # which it makes unneeded; "number_check" makes "size_check" unneeded), "ber_forms",
-    # "defaults" (source.c.j2)
+    # "defaults", "general_tags" (source.c.j2)
 
 
 # the parts asn1h_per.c reaches (asn1h_codecs)
@@ -119,6 +119,18 @@ ZERO_TESTED_INLINE = {"ASN1H_BOOLEAN", "ASN1H_INTEGER", "ASN1H_ENUMERATED",
                       "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF"}
 ROW = 4096                   # C99 string literals may hold 4095 characters: the pool is
                              # char[rows][ROW], each row one literal, names never across rows
+
+
+def _has_own_tlv(kind: str) -> bool:
+    """Whether a type of this kind has a TLV of its own (a CHOICE's or an open type's tags
+    are all explicit wrappers)."""
+    return kind not in ("ASN1H_CHOICE", "ASN1H_OPEN")
+
+
+def _has_tag_list(tags: tuple[Tag, ...], own_tlv: bool) -> bool:
+    """Whether a type's entry refers to its tags in the tag pool (ASN1H_T_TAG_LIST) rather
+    than packing its one tag."""
+    return bool(tags) and not (len(tags) == 1 and tags[0].number <= PACKED_MAX and own_tlv)
 
 
 def _checked_inline(kind: str, t: TypeLayout, check: Optional[RuntimeCheck]) -> bool:
@@ -447,6 +459,10 @@ class _Builder:
                 tag = str(len(self.t.tags))
                 self.t.tags.append(full_tag(first))
                 flags.append("ASN1H_M_LONG_TAG")
+        target = self.layout.types[m.node_id]
+        if ("ASN1H_M_POINTER" in flags or "ASN1H_M_LONG_TAG" in flags
+                or _has_tag_list(target.node.tags, _has_own_tlv(target.kind))):
+            self.t.codecs.add("general_tags")   # the decoder's general route of tags
         if m.default and not _ZERO.fullmatch(self.defaults[m.default][1]):
             flags.append("ASN1H_M_DEFAULT_VALUE")
         if m.default and not m.pointer and (
@@ -463,7 +479,7 @@ class _Builder:
         the pool, so that a packed tag means "the identifier of the type's own TLV"."""
         if not tags:
             return "0", []
-        if len(tags) == 1 and tags[0].number <= PACKED_MAX and own_tlv:
+        if not _has_tag_list(tags, own_tlv):
             return packed_tag(tags[0]), []
         index = len(self.t.tags)
         self.t.tags.append(str(len(tags)))
@@ -472,7 +488,7 @@ class _Builder:
 
     def type_entry(self, t: TypeLayout, member_tables: dict, enum_items: dict) -> TypeEntry:
         node = t.node
-        tag, tag_flags = self.tag_fields(node.tags, t.kind not in ("ASN1H_CHOICE", "ASN1H_OPEN"))
+        tag, tag_flags = self.tag_fields(node.tags, _has_own_tlv(t.kind))
         entry = TypeEntry(t.kind, list(t.flags) + tag_flags, f"sizeof({t.cname})", tag,
                           comment=t.shared_name or node.id)
         if not node.is_anonymous or t.shared_name:

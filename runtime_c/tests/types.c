@@ -97,7 +97,9 @@ static const asn1h_codecs codecs = {
     asn1h_take_unknown, NULL, asn1h_encode_with_unknown, asn1h_unknown_alternative,
     NULL,                                   /* no constraint records */
     asn1h_is_default,                       /* Record.flag and Pair.d: nonzero DEFAULTs */
-    NULL                                    /* no layout fast paths */
+    NULL,                                   /* no layout fast paths */
+    asn1h_member_tags                       /* Wrapped has a list of tags, Chain and Tree
+                                               pointers */
 };
 
 /* ---- The spec: the header, then the types { kind, flags, self, size, tag, first, count,
