@@ -445,7 +445,8 @@ typedef struct asn1h_codecs {
                       asn1h_arena *arena, const struct asn1h_decode_opts *opts);
     /* a member's effective tags (asn1h_decode.c), for a member whose type has a list of
      * tags, whose tag is long, or whose value is stored through a pointer: buf[0..n) or
-     * the tag pool's, n returned; the decoder's general route of tags */
+     * the tag pool's, n returned; the decoder's general route of tags.  NULL in a build
+     * without BER, where BER refuses such a member as ASN1H_ERR_VALUE */
     unsigned (*member_tags)(const asn1h_spec *spec, const asn1h_type *types,
                             const asn1h_member *m, uint32_t *buf, const uint32_t **tags);
 } asn1h_codecs;
