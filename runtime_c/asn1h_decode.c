@@ -154,12 +154,13 @@ ASN1H_NOINLINE static const uint8_t *decode_other_tags(asn1h_dec *d, const asn1h
                                                        const asn1h_type *t, const uint8_t *p,
                                                        const uint8_t *end, void *v)
 {
+    const asn1h_codecs *codecs = d->spec->codecs;
     uint32_t buf[ASN1H_MAX_TAGS + 1];
     const uint32_t *tags;
     unsigned ntags;
-    if (!d->spec->codecs->member_tags)      /* a build without BER's parts */
+    if (!codecs->member_tags)               /* a build without BER's parts */
         return no_codec(d, p);
-    ntags = d->spec->codecs->member_tags(d->spec, d->types, m, buf, &tags);
+    ntags = codecs->member_tags(d->spec, d->types, m, buf, &tags);
     if (m->flags & ASN1H_M_POINTER) {
         void *target = asn1h_arena_alloc(d->arena, t->size);
         if (!target)
