@@ -459,7 +459,8 @@ struct asn1h_spec {
     const uint32_t *tags;               /* tag lists: a count, then the tags (ASN1H_TAG) */
     const asn1h_default *defaults;      /* by member index */
     const asn1h_open_entry *open;
-    const uint8_t *data;                /* open tables' keys */
+    const uint8_t *data;                /* octets: open tables' keys, DEFAULT values' DER
+                                           contents, PER bounds beyond 64 bits */
     const int64_t *enum_values;         /* of the ENUMERATED types that are not dense */
     const asn1h_constraint *constraints;/* by asn1h_type.extra - 1 (see asn1h_constraint) */
     const int64_t *bounds;              /* their intervals */
@@ -471,10 +472,10 @@ struct asn1h_spec {
                                            numbers, each ended by 0 or by a reference */
     const uint16_t *name_index;         /* where name k * ASN1H_NAME_STRIDE starts:
                                            (name_index[k] << name_shift) in names */
-    const char *spec_hash;              /* of the specification (profiles) */
+    /* Profiles: only in objects built with ASN1H_PROFILE, else NULL */
+    const char *spec_hash;              /* of the specification, which profiles name */
     const uint16_t *profile_names;      /* "Module.Type.component" of every type, in
-                                           profile_strings: only in objects built with
-                                           ASN1H_PROFILE, else NULL */
+                                           profile_strings */
     const char *profile_strings;
     uint16_t ntypes, nmembers, ndefaults;
     uint8_t name_shift;                 /* the names name_index reaches start at

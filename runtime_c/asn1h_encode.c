@@ -23,17 +23,11 @@ ASN1H_NOINLINE static uint8_t *enc_bits(asn1h_enc *e, const asn1h_type *t, uint8
 
     if (ASN1H_UNLIKELY(t->extra) && refused(e, t, v))
         return asn1h_enc_fail(e, ASN1H_ERR_CONSTRAINT);
-    if (t->flags & ASN1H_T_NAMED_BITS) {
-        while (len && (v->buf[len - 1] & (uint8_t)(0xFFu << (len == v->len ? unused : 0))) == 0)
+    if (t->flags & ASN1H_T_NAMED_BITS) {    /* DER: no trailing 0 bits (X.690 11.2.2) */
+        unsigned byte = 0;
+        while (len && !(byte = v->buf[len - 1] & (0xFFu << (len == v->len ? unused : 0))))
             len--;
-        if (len) {
-            uint8_t byte = (uint8_t)(v->buf[len - 1] & (0xFFu << (len == v->len ? unused : 0)));
-            unused = 0;
-            while (!(byte & (1u << unused)))
-                unused++;
-        } else {
-            unused = 0;
-        }
+        for (unused = 0; len && !(byte & (1u << unused)); unused++) {}
     }
     if (len) {
         last = (uint8_t)(v->buf[len - 1] & (0xFFu << unused));

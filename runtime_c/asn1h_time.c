@@ -128,23 +128,13 @@ int asn1h_is_der_time(const uint8_t *p, const uint8_t *end, unsigned universal)
            && hour <= 23 && minute <= 59 && second <= 60;
 }
 
-/* Moves the time by `minutes` (either sign), carrying into hours, days, months, years. */
+/* Moves the time by `minutes`, carrying into hours, days, months, years.  An offset is
+ * less than a day and the hour at most 24 (then 00:00), so the day moves by one at most. */
 ASN1H_COLD static void shift(parsed_time *t, int minutes)
 {
     int *f = t->f, total = f[HOUR] * 60 + f[MINUTE] + minutes;
-    int days = total >= 0 ? total / 1440 : -((-total + 1439) / 1440);
-    total -= days * 1440;
-    f[HOUR] = total / 60;
-    f[MINUTE] = total % 60;
-    for (; days > 0; days--)
-        if (++f[DAY] > days_in_month(f[YEAR], f[MONTH])) {
-            f[DAY] = 1;
-            if (++f[MONTH] > 12) {
-                f[MONTH] = 1;
-                f[YEAR]++;
-            }
-        }
-    for (; days < 0; days++)
+    if (total < 0) {
+        total += 1440;
         if (--f[DAY] < 1) {
             if (--f[MONTH] < 1) {
                 f[MONTH] = 12;
@@ -152,6 +142,18 @@ ASN1H_COLD static void shift(parsed_time *t, int minutes)
             }
             f[DAY] = days_in_month(f[YEAR], f[MONTH]);
         }
+    } else if (total >= 1440) {
+        total -= 1440;
+        if (++f[DAY] > days_in_month(f[YEAR], f[MONTH])) {
+            f[DAY] = 1;
+            if (++f[MONTH] > 12) {
+                f[MONTH] = 1;
+                f[YEAR]++;
+            }
+        }
+    }
+    f[HOUR] = total / 60;
+    f[MINUTE] = total % 60;
 }
 
 static uint8_t *put_two(uint8_t *out, int value)

@@ -77,6 +77,36 @@ def test_a_program_links_the_parts_its_types_need(tmp_path, name):
     assert program.run("-p", "Parts.T", "-o", "der", "-", input=data).stdout == data
 
 
+VALUES_SPEC = """Values DEFINITIONS IMPLICIT TAGS ::= BEGIN
+T ::= SEQUENCE { a INTEGER, b OCTET STRING DEFAULT 'C0FFEE'H }
+unusedOid OBJECT IDENTIFIER ::= { 1 2 840 113549 1 1 11 }
+unusedOctets OCTET STRING ::= 'DEADBEEFCAFE'H
+END
+"""
+
+
+@pytest.mark.parametrize("level", ["-O2", "-Os"])
+def test_a_program_keeps_none_of_the_values_it_does_not_use(tmp_path, level):
+    """The octets of a value the program does not use are left out by the link, beside a
+    DEFAULT's that it keeps (had they been string literals, they would share one section
+    of merged strings, kept whole for the DEFAULT's sake)."""
+    spec = tmp_path / "values.asn"
+    spec.write_text(VALUES_SPEC)
+    out = cbuild.generate([spec], tmp_path / "gen", "--name", "spec", "--converter",
+                          "--mode", "interpreted")
+    program = cbuild.build_program(out, "spec", flags=(level, *FLAGS[1:]))
+    image = program.program.read_bytes()
+    assert bytes.fromhex("2a864886f70d01010b") not in image
+    assert bytes.fromhex("deadbeefcafe") not in image
+    assert bytes.fromhex("c0ffee") in image
+    written = program.run("-p", "Values.T", "-o", "der", "-",
+                          input=bytes.fromhex("3008020105040399ffee")).stdout
+    assert written == bytes.fromhex("3008020105040399ffee")
+    assert program.run("-p", "Values.T", "-o", "der", "-",   # the DEFAULT: left out
+                       input=bytes.fromhex("30080201050403c0ffee")).stdout == \
+        bytes.fromhex("3003020105")
+
+
 POINTER_BER_MAIN = r"""
 #include <stdio.h>
 #include "spec.h"

@@ -65,6 +65,21 @@ def test_identical_member_tables_are_emitted_once(tmp_path):
     assert len([n for n in types if n.startswith("Same.N")]) == 10
 
 
+def test_only_a_default_that_is_not_all_zero_is_copied_in(tmp_path):
+    """An empty string or bit string is a NULL buffer, as decoding into zeroed memory
+    leaves it: of these DEFAULTs only the one with octets needs copying in when absent
+    (ASN1H_M_DEFAULT_VALUE)."""
+    spec = tmp_path / "Dflt.asn"
+    spec.write_text("Dflt DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
+                    "T ::= SEQUENCE { a INTEGER, b BIT STRING { x(0), y(1) } DEFAULT {}, "
+                    "c OCTET STRING DEFAULT ''H, d OCTET STRING DEFAULT '01'H, "
+                    "e BIT STRING DEFAULT ''B }\nEND\n")
+    source = generated(spec)
+    table = source[source.index("_members["):]
+    assert table[:table.index("};")].count("ASN1H_M_DEFAULT_VALUE") == 1
+    assert "{NULL, 0, 0}" in source and "{NULL, 0}" in source
+
+
 def test_the_x520_names_of_one_bound_share_one_table():
     """RFC 5280's X520 name CHOICEs differ only in their size bounds, which are checked:
     those of one bound share a member table (64: common, organization, organizational

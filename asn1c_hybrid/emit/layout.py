@@ -411,7 +411,7 @@ class _Builder:
                 if comp is not None and comp.has_default and not m.pointer:
                     symbol = f"{layout.cname}_{m.field or 'item'}_default"
                     try:
-                        init = writer.initializer(m.node_id, comp.default, symbol + "_items")
+                        init = writer.initializer(m.node_id, comp.default, symbol)
                     except (ValueError, KeyError, TypeError) as exc:
                         raise CompileError([Diagnostic(
                             "error", f"DEFAULT value of {layout.node.id}.{m.name}: {exc}",
@@ -428,7 +428,7 @@ class _Builder:
                 constants.append((symbol, number))
                 continue
             try:
-                init = writer.initializer(value.type, value.value, symbol + "_items")
+                init = writer.initializer(value.type, value.value, symbol)
             except (ValueError, KeyError, TypeError) as exc:
                 raise CompileError([Diagnostic(
                     "error", f"value {value.id}: {exc}", value.location)]) from None

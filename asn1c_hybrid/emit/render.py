@@ -29,7 +29,6 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False)
     env.filters["hex"] = _hex
     env.filters["c_int"] = c_int
-    env.filters["c_bytes"] = c_bytes
     return env
 
 

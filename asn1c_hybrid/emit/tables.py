@@ -24,10 +24,9 @@ from .layout import Layout, MemberLayout, TypeLayout
 from .per_routines import has_per_routines, per_names, ranked_roots, root_members
 
 MAX_INDEX = 0xFFFF
-# C initializers of values whose octets are all zero (or that equal such a value: an
-# empty string), which decoding into zeroed memory gives without copying them in
-_ZERO = re.compile(r'false|0u?|0\.0|\{0\}|\{NULL, 0\}|\{INT64_C\(0\), NULL, 0\}'
-                   r'|\{\(const uint8_t \*\)"", 0(?:, 0)?\}')
+# C initializers of values whose octets are all zero (an empty string's buffer is NULL),
+# which decoding into zeroed memory gives without copying them in
+_ZERO = re.compile(r'false|0u?|0\.0|\{0\}|\{NULL, 0(?:, 0)?\}|\{INT64_C\(0\), NULL, 0\}')
 PACKED_MAX = 0x3FFF          # the largest tag number packed in 16 bits
 _CONSTRUCTED = ("ASN1H_SEQUENCE", "ASN1H_SET", "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF",
                 "ASN1H_CHOICE")
@@ -77,6 +76,7 @@ class Default:
     member: int                      # index in the member array
     value: str                       # symbol of the C value
     der: Optional[bytes] = None      # its DER contents, when known here
+    der_offset: int = 0              # where they are in spec->data
 
 
 @dataclass
@@ -89,7 +89,7 @@ class Tables:
     tags: list[str] = field(default_factory=list)                   # the uint32 tag pool
     defaults: list[Default] = field(default_factory=list)           # by member index
     open: list[tuple[int, int, int]] = field(default_factory=list)  # key, key_len, type
-    data: bytes = b""                               # open tables' keys, PER bounds > 64 bits
+    data: bytes = b""               # open tables' keys, DEFAULTs' DER, PER bounds > 64 bits
     enum_values: list[int] = field(default_factory=list)
     enum_names: list = field(default_factory=list)                  # every item's name
     string_rows: list[bytes] = field(default_factory=list)          # names' words, in rows
@@ -429,7 +429,9 @@ class _Builder:
         tables[key] = first
         for slot, (entry, m) in enumerate(zip(entries, members)):
             if m.default:
-                self.t.defaults.append(Default(first + slot, m.default, m.default_der))
+                der = m.default_der
+                self.t.defaults.append(Default(first + slot, m.default, der,
+                                               self.data_offset(der) if der is not None else 0))
         self.t.members.extend(entries)
         return first
 
@@ -561,16 +563,9 @@ class _Builder:
             entry.first = len(self.t.open)
             entry.count = len(t.open_entries)
             entry.extra = t.open_key_member + 1  # never 0 (aux stays a BYTES type's universal tag)
-            data = bytearray(self.t.data)
             for key, target in t.open_entries:
-                offset = data.find(key) if key else 0
-                if offset < 0:
-                    offset = len(data)
-                    data += key
-                self.t.open.append((offset, len(key), self.layout.types[target].table_index))
-            if len(data) > MAX_INDEX:
-                raise _too_many("octets of table keys")
-            self.t.data = bytes(data)
+                self.t.open.append((self.data_offset(key), len(key),
+                                    self.layout.types[target].table_index))
         return entry
 
     def constraint_record(self, check: RuntimeCheck, per: Optional[PerVisible]) -> int:
@@ -595,13 +590,17 @@ class _Builder:
         """The offset in spec->data of a PER bound beyond 64 bits: a count octet, then
         its two's-complement octets (shared with equal octets already there)."""
         octets = bound.to_bytes(bound.bit_length() // 8 + 1, "big", signed=True)
-        blob = bytes([len(octets)]) + octets
-        offset = self.t.data.find(blob)
+        return self.data_offset(bytes([len(octets)]) + octets)
+
+    def data_offset(self, blob: bytes) -> int:
+        """The offset of `blob` in spec->data, shared with equal octets already there.  The
+        pool is never empty once asked for, so that an empty blob's address is not NULL."""
+        offset = self.t.data.find(blob) if self.t.data else -1
         if offset < 0:
             offset = len(self.t.data)
-            self.t.data += blob
+            self.t.data += blob or b"\0"
         if offset + len(blob) > MAX_INDEX:
-            raise _too_many("octets of table keys and bounds")
+            raise _too_many("octets of table keys, DEFAULT values and bounds")
         return offset
 
     def bounds_pair(self, pairs: list) -> int:

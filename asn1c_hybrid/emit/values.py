@@ -26,8 +26,8 @@ def c_bytes(data: bytes) -> str:
 
 
 class ValueWriter:
-    """Turns a value of a node into a C initializer.  Arrays and big numbers need objects
-    of their own: they are collected in `definitions`, to be written before their use."""
+    """Turns a value of a node into a C initializer.  Arrays and octets need objects of
+    their own: they are collected in `definitions`, to be written before their use."""
 
     def __init__(self, graph: TypeGraph, ctype_of: Callable[[str], str],
                  field_of: Callable[[str], str], layout_of: Callable[[str], Any]):
@@ -38,9 +38,23 @@ class ValueWriter:
         self.definitions: list[str] = []
         self._counter = 0
 
-    def _symbol(self, stem: str) -> str:
+    def _symbol(self, stem: str, what: str) -> str:
         self._counter += 1
-        return f"{stem}_{self._counter}"
+        return f"{stem}_{what}_{self._counter}"
+
+    def _octets(self, data: bytes, stem: str) -> str:
+        """An array of these octets; NULL for none, as the decoder leaves an empty value
+        (so that an empty DEFAULT is all zero, and the decoder sets none).  Not a string
+        literal: a compiler puts an object's literals in one section of merged strings,
+        which the link keeps whole once it keeps any of them, so that one used value would
+        keep every other's octets (gcc -Os: the 384 octets of X.509's object identifiers,
+        beside a DEFAULT's one).  An array of its own goes when unused."""
+        if not data:
+            return "NULL"
+        symbol = self._symbol(stem, "octets")
+        self.definitions.append(f"static const uint8_t {symbol}[{len(data)}] = {{"
+                                + ", ".join(f"0x{b:02x}" for b in data) + "};")
+        return symbol
 
     def initializer(self, node_id: str, value: Any, stem: str) -> str:
         node = self.graph.target(node_id)
@@ -61,7 +75,7 @@ class ValueWriter:
                 return f"{{INT64_C({value}), NULL, 0}}" if value != -(2**63) else \
                     "{INT64_MIN, NULL, 0}"
             octets = integer(value)
-            return f"{{0, (const uint8_t *){c_bytes(octets)}, {len(octets)}}}"
+            return f"{{0, {self._octets(octets, stem)}, {len(octets)}}}"
         if kind == Kind.REAL:
             value = float(value)
             if math.isnan(value):
@@ -78,7 +92,7 @@ class ValueWriter:
             data, nbits = value
             nbytes = (nbits + 7) // 8
             data = bytes(data[:nbytes])
-            return f"{{(const uint8_t *){c_bytes(data)}, {nbytes}, {nbytes * 8 - nbits}}}"
+            return f"{{{self._octets(data, stem)}, {nbytes}, {nbytes * 8 - nbits}}}"
         if kind == Kind.BYTES:
             if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
                 data = object_identifier(value, node.builtin == "RELATIVE-OID")
@@ -86,16 +100,16 @@ class ValueWriter:
                 data = bytes(value)
             else:
                 data = character_string(node.builtin, str(value))
-            return f"{{(const uint8_t *){c_bytes(data)}, {len(data)}}}"
+            return f"{{{self._octets(data, stem)}, {len(data)}}}"
         if kind == Kind.OPEN:
             data = bytes(value)
-            return f"{{(const uint8_t *){c_bytes(data)}, {len(data)}, NULL, NULL}}"
+            return f"{{{self._octets(data, stem)}, {len(data)}, NULL, NULL}}"
         if kind in (Kind.SEQUENCE_OF, Kind.SET_OF):
             if not value:
                 return "{NULL, 0}"
             element = node.element
             items = [self.initializer(element.type, item, stem) for item in value]
-            symbol = self._symbol(stem)
+            symbol = self._symbol(stem, "items")
             self.definitions.append(
                 f"static {self.ctype_of(element.type)} {symbol}[{len(items)}] = {{\n    "
                 + ",\n    ".join(items) + "\n};")

@@ -108,7 +108,7 @@ static const asn1h_codecs codecs = {
 const T_tables T_spec = {
     {
         members, NULL, &codecs, tags, defaults, NULL, NULL, enum_values, NULL, NULL, strings,
-        common_words, (const uint8_t *)names, name_index, "t", NULL, NULL, T_NTYPES,
+        common_words, (const uint8_t *)names, name_index, NULL, NULL, NULL, T_NTYPES,
         21, 2, 0, 0
     },
     {
