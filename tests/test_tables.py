@@ -65,19 +65,51 @@ def test_identical_member_tables_are_emitted_once(tmp_path):
     assert len([n for n in types if n.startswith("Same.N")]) == 10
 
 
+DEFAULTS_SPEC = """Dflt DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+Inner ::= SEQUENCE { x INTEGER OPTIONAL, y BOOLEAN OPTIONAL }
+Pair ::= SEQUENCE { x INTEGER, y BOOLEAN OPTIONAL }
+Colour ::= ENUMERATED { red(0), green(1) }
+T ::= SEQUENCE {
+  a INTEGER,
+  f BOOLEAN DEFAULT FALSE, t BOOLEAN DEFAULT TRUE,
+  i INTEGER DEFAULT 0, j INTEGER DEFAULT 7,
+  r Colour DEFAULT red, g Colour DEFAULT green,
+  s Inner DEFAULT {}, p Pair DEFAULT { x 0 }, q Inner DEFAULT { x 0 },
+  b BIT STRING { x(0), y(1) } DEFAULT {}, c OCTET STRING DEFAULT ''H,
+  d OCTET STRING DEFAULT '01'H, e BIT STRING DEFAULT ''B,
+  z REAL DEFAULT 0, w REAL DEFAULT 2
+}
+END
+"""
+# the DEFAULTs whose C value is not all zero bits: TRUE, 7, green, q's presence bit, '01'H, 2
+NOT_ZERO = ["t", "j", "g", "q", "d", "w"]
+
+
 def test_only_a_default_that_is_not_all_zero_is_copied_in(tmp_path):
-    """An empty string or bit string is a NULL buffer, as decoding into zeroed memory
-    leaves it: of these DEFAULTs only the one with octets needs copying in when absent
-    (ASN1H_M_DEFAULT_VALUE)."""
+    """Decoding writes into zeroed memory, where an absent DEFAULT whose C value is all
+    zero bits (FALSE, 0, the first item at 0, an empty string or bit string as a NULL
+    buffer, a SEQUENCE with no member present) already is.  Only the others are copied in:
+    by the interpreter (ASN1H_M_DEFAULT_VALUE) and by the compiled decoder.  Both paths
+    still read every default back."""
     spec = tmp_path / "Dflt.asn"
-    spec.write_text("Dflt DEFINITIONS AUTOMATIC TAGS ::= BEGIN\n"
-                    "T ::= SEQUENCE { a INTEGER, b BIT STRING { x(0), y(1) } DEFAULT {}, "
-                    "c OCTET STRING DEFAULT ''H, d OCTET STRING DEFAULT '01'H, "
-                    "e BIT STRING DEFAULT ''B }\nEND\n")
-    source = generated(spec)
+    spec.write_text(DEFAULTS_SPEC)
+    interpreted = cbuild.generate([spec], tmp_path / "i", "--name", "spec", "--converter",
+                                  "--mode", "interpreted")
+    compiled = cbuild.generate([spec], tmp_path / "c", "--name", "spec", "--converter",
+                               "--mode", "compiled")
+    source = (interpreted / "spec.c").read_text()
     table = source[source.index("_members["):]
-    assert table[:table.index("};")].count("ASN1H_M_DEFAULT_VALUE") == 1
+    assert table[:table.index("};")].count("ASN1H_M_DEFAULT_VALUE") == len(NOT_ZERO)
     assert "{NULL, 0, 0}" in source and "{NULL, 0}" in source
+    copied = re.findall(r"v->(\w+) = T_\w+_default;", (compiled / "spec.c").read_text())
+    assert copied == NOT_ZERO
+    expected = ('{"a":5,"f":false,"t":true,"i":0,"j":7,"r":"red","g":"green","s":{},'
+                '"p":{"x":0},"q":{"x":0},"b":{"value":"","length":0},"c":"","d":"01",'
+                '"e":{"value":"","length":0},"z":0,"w":2}\n').encode()
+    for out in (interpreted, compiled):                 # { a 5 }: every other one absent
+        program = cbuild.build_program(out, "spec")
+        assert program.run("-p", "Dflt.T", "-o", "jer", "-",
+                           input=bytes.fromhex("3003800105")).stdout == expected
 
 
 def test_the_x520_names_of_one_bound_share_one_table():

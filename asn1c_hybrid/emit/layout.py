@@ -92,6 +92,7 @@ class MemberLayout:
     bit: Optional[int] = None
     default: Optional[str] = None  # symbol of the DEFAULT constant
     default_der: Optional[bytes] = None  # its DER contents, when the emitter knows them
+    default_zero: bool = False    # all zero bits: decoding into zeroed memory leaves it there
     access: str = ""              # lvalue of the member, relative to `v`
     offset: str = ""              # offsetof expression
     index: int = 0                # in the parent's member table
@@ -419,6 +420,7 @@ class _Builder:
                     self.defaults.append((m.ctype, symbol, init))
                     m.default = symbol
                     m.default_der = writer.der_contents(m.node_id, comp.default)
+                    m.default_zero = writer.is_zero(m.node_id, comp.default)
         values, constants = [], []
         value_names = self.names.values(self.graph)
         for value in self.graph.values.values():

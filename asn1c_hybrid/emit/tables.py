@@ -24,9 +24,6 @@ from .layout import Layout, MemberLayout, TypeLayout
 from .per_routines import has_per_routines, per_names, ranked_roots, root_members
 
 MAX_INDEX = 0xFFFF
-# C initializers of values whose octets are all zero (an empty string's buffer is NULL),
-# which decoding into zeroed memory gives without copying them in
-_ZERO = re.compile(r'false|0u?|0\.0|\{0\}|\{NULL, 0(?:, 0)?\}|\{INT64_C\(0\), NULL, 0\}')
 PACKED_MAX = 0x3FFF          # the largest tag number packed in 16 bits
 _CONSTRUCTED = ("ASN1H_SEQUENCE", "ASN1H_SET", "ASN1H_SEQUENCE_OF", "ASN1H_SET_OF",
                 "ASN1H_CHOICE")
@@ -465,7 +462,7 @@ class _Builder:
         if ("ASN1H_M_POINTER" in flags or "ASN1H_M_LONG_TAG" in flags
                 or _has_tag_list(target.node.tags, _has_own_tlv(target.kind))):
             self.t.codecs.add("general_tags")   # the decoder's general route of tags
-        if m.default and not _ZERO.fullmatch(self.defaults[m.default][1]):
+        if m.default and not m.default_zero:
             flags.append("ASN1H_M_DEFAULT_VALUE")
         if m.default and not m.pointer and (
                 "ASN1H_M_DEFAULT_VALUE" in flags

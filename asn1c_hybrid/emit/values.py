@@ -62,10 +62,7 @@ class ValueWriter:
         if kind == Kind.BOOLEAN:
             return "true" if value else "false"
         if kind in (Kind.INTEGER, Kind.ENUMERATED):
-            if kind == Kind.ENUMERATED and isinstance(value, str):
-                value = self._enum_value(node, value)
-            elif isinstance(value, str):
-                value = node.named_numbers[value]
+            value = self._number(node, value)
             storage = self.layout_of(node_id).storage
             if storage != "ASN1H_INT_BIG":
                 suffix = "u" if storage.startswith("ASN1H_INT_U") else ""
@@ -86,20 +83,12 @@ class ValueWriter:
         if kind == Kind.NULL:
             return "0"
         if kind == Kind.BIT_STRING:
-            if isinstance(value, (list, tuple, set)) and not (
-                    len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
-                value = self._named_bits(node, value)
-            data, nbits = value
+            data, nbits = self._bits(node, value)
             nbytes = (nbits + 7) // 8
             data = bytes(data[:nbytes])
             return f"{{{self._octets(data, stem)}, {nbytes}, {nbytes * 8 - nbits}}}"
         if kind == Kind.BYTES:
-            if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
-                data = object_identifier(value, node.builtin == "RELATIVE-OID")
-            elif isinstance(value, (bytes, bytearray)):
-                data = bytes(value)
-            else:
-                data = character_string(node.builtin, str(value))
+            data = self._bytes(node, value)
             return f"{{{self._octets(data, stem)}, {len(data)}}}"
         if kind == Kind.OPEN:
             data = bytes(value)
@@ -138,11 +127,57 @@ class ValueWriter:
                     + self.initializer(member.node_id, inner, stem) + "}}")
         raise ValueError(f"no C initializer for a value of {node.id} ({kind.value})")
 
+    def is_zero(self, node_id: str, value: Any) -> bool:
+        """Whether the initializer of this value is all zero bits, as the decoder finds
+        the memory it decodes into: then an absent DEFAULT needs no copying in."""
+        node = self.graph.target(node_id)
+        kind = node.kind
+        if kind == Kind.BOOLEAN:
+            return not value
+        if kind in (Kind.INTEGER, Kind.ENUMERATED):
+            return self._number(node, value) == 0
+        if kind == Kind.REAL:               # -0.0 has its sign bit
+            return float(value) == 0.0 and math.copysign(1.0, float(value)) > 0
+        if kind == Kind.NULL:
+            return True
+        if kind == Kind.BIT_STRING:
+            return self._bits(node, value)[1] == 0
+        if kind == Kind.BYTES:
+            return not self._bytes(node, value)
+        if kind in (Kind.OPEN, Kind.SEQUENCE_OF, Kind.SET_OF):
+            return not value
+        if kind in (Kind.SEQUENCE, Kind.SET):
+            layout = self.layout_of(node.id)
+            return all(comp.name not in value
+                       or (layout.member(comp.name).bit is None
+                           and self.is_zero(comp.type, value[comp.name]))
+                       for comp in node.components)
+        return False                        # a CHOICE: its index is 1 or more
+
     @staticmethod
-    def _enum_value(node: Node, name: str) -> int:
-        if name not in node.named_numbers:
-            raise ValueError(f"{name!r} is not an item of {node.id}")
-        return node.named_numbers[name]
+    def _number(node: Node, value: Any) -> int:
+        """An INTEGER's or ENUMERATED's value, its named number or item resolved."""
+        if not isinstance(value, str):
+            return value
+        if node.kind == Kind.ENUMERATED and value not in node.named_numbers:
+            raise ValueError(f"{value!r} is not an item of {node.id}")
+        return node.named_numbers[value]
+
+    @staticmethod
+    def _bytes(node: Node, value: Any) -> bytes:
+        """The contents octets of a value of a string kind (OBJECT IDENTIFIER included)."""
+        if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
+            return object_identifier(value, node.builtin == "RELATIVE-OID")
+        if isinstance(value, (bytes, bytearray)):
+            return bytes(value)
+        return character_string(node.builtin, str(value))
+
+    def _bits(self, node: Node, value: Any) -> tuple[bytes, int]:
+        """A BIT STRING value as (octets, number of bits): given so, or as named bits."""
+        if isinstance(value, (list, tuple, set)) and not (
+                len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
+            return self._named_bits(node, value)
+        return value
 
     def der_contents(self, node_id: str, value: Any) -> Optional[bytes]:
         """The DER contents octets of a value of a primitive type (what the runtime's
@@ -153,10 +188,7 @@ class ValueWriter:
         if kind == Kind.BOOLEAN:
             return b"\xff" if value else b"\x00"
         if kind in (Kind.INTEGER, Kind.ENUMERATED):
-            if isinstance(value, str):
-                value = self._enum_value(node, value) if kind == Kind.ENUMERATED \
-                    else node.named_numbers[value]
-            return integer(value)
+            return integer(self._number(node, value))
         if kind == Kind.NULL:
             return b""
         if kind == Kind.BIT_STRING and node.named_bits and isinstance(value, (list, tuple, set)) \
@@ -164,11 +196,7 @@ class ValueWriter:
             data, nbits = self._named_bits(node, value)    # no trailing 0 bits: DER's form
             return bytes([(8 - nbits % 8) % 8]) + data if nbits else b"\x00"
         if kind == Kind.BYTES and node.builtin not in ("UTCTime", "GeneralizedTime"):
-            if node.builtin in ("OBJECT IDENTIFIER", "RELATIVE-OID"):
-                return object_identifier(value, node.builtin == "RELATIVE-OID")
-            if isinstance(value, (bytes, bytearray)):
-                return bytes(value)
-            return character_string(node.builtin, str(value))
+            return self._bytes(node, value)
         if kind in (Kind.SEQUENCE_OF, Kind.SET_OF) and not value:
             return b""
         return None
