@@ -925,8 +925,11 @@ static int dec_size_ext(per_in *r, const per_bounds *b, int *bounded)
 static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, unsigned bits,
                                 const alphabet *a, size_t *count)
 {
+    /* not NULL even for no items (a pointer at an offset of NULL is undefined); written
+     * only once some are read, by then into the arena */
+    static uint8_t none[1];
     size_t total = 0, n, cap = 0;
-    uint8_t *out = NULL;
+    uint8_t *out = none;
     int more = 0;
     unsigned out_unit = a ? a->unit : 1;
     uint64_t lb = bounded ? b->size_lb : 0, ub = b->size_ub;
@@ -964,10 +967,10 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
             size_t need = a ? (total + n) * out_unit : (bits == 1 ? (total + n + 7) / 8
                                                                   : total + n);
             if (need > cap) {
-                uint8_t *grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, need ? need : 1);
+                uint8_t *grown = (uint8_t *)asn1h_arena_alloc(r->d->arena, need);
                 if (!grown)
                     return (const uint8_t *)(in_fail(r, ASN1H_ERR_MEMORY), NULL);
-                if (out && cap)
+                if (cap)
                     memcpy(grown, out, cap);
                 out = grown;
                 cap = need;
@@ -1016,7 +1019,7 @@ static const uint8_t *dec_items(per_in *r, const per_bounds *b, int bounded, uns
             return (const uint8_t *)(in_fail(r, ASN1H_ERR_CONSTRAINT), NULL);
     } while (more);
     *count = total;
-    return out ? out : (const uint8_t *)"";
+    return out;
 }
 
 ASN1H_NOINLINE static int dec_bit_string(per_in *r, const per_bounds *b, asn1h_bits *v)

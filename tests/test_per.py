@@ -1155,6 +1155,29 @@ def test_malformed_per_fails_cleanly(variant):
         assert all(r.returncode == 1 for r in results[:len(data) - 1])    # every cut
 
 
+@pytest.mark.skipif(shutil.which("clang") is None, reason="clang's UBSan checks NULL + 0")
+def test_empty_strings_read_and_written_under_the_sanitizers():
+    """Empty bit and octet strings, of a size range from 0 and of no size at all, in UPER
+    and APER: every build reads them (an empty value has no buffer) and writes the same
+    octets, with no sanitizer report.  Built with clang, whose UBSan also reports an
+    offset added to a NULL pointer, as an empty BIT STRING once did (found by fuzzing
+    NGAP)."""
+    s = spec("per")
+    value = {**KINDS_MESSAGE, "kinds": {**KINDS_MESSAGE["kinds"], "someBits": (b"", 0),
+                                         "anyBits": (b"", 0), "anyOctets": b""}}
+    for mode in MODES:
+        build = cbuild.converter(s.files, *specbuilds.MODES[mode], cc="clang",
+                                 flags=specbuilds.FLAGS)
+        for variant in VARIANTS:
+            data = reference_per(s, "Message", value, variant)[0]
+            assert data is not None
+            result = build.run("-p", "PerTest.Message", "-i", variant, "-o", variant, "-",
+                               input=data, check=False)
+            assert clean_failure(result) and result.returncode == 0, \
+                (mode, variant, result.stderr.decode())
+            assert result.stdout == data, (mode, variant)
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_compiled_routines_report_malformed_per_as_the_tables_do(variant):
     """A compiled build hands nested compiled types to their routines straight from their
