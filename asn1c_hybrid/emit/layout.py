@@ -126,6 +126,12 @@ class MemberLayout:
         return 1 << (self.bit % 8)
 
     @property
+    def default_copied(self) -> bool:
+        """Whether decoding copies the DEFAULT in when the member is absent: a default of
+        all zero bits is what the zeroed memory already holds."""
+        return bool(self.default) and not self.default_zero
+
+    @property
     def default_compare(self) -> str:
         """How a compiled encoder tells a DEFAULT member's value from the default inline:
         "scalar" (BOOLEAN, native integers: `!=`), "empty" (a list whose default is {}),

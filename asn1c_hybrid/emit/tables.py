@@ -462,7 +462,7 @@ class _Builder:
         if ("ASN1H_M_POINTER" in flags or "ASN1H_M_LONG_TAG" in flags
                 or _has_tag_list(target.node.tags, _has_own_tlv(target.kind))):
             self.t.codecs.add("general_tags")   # the decoder's general route of tags
-        if m.default and not m.default_zero:
+        if m.default_copied:
             flags.append("ASN1H_M_DEFAULT_VALUE")
         if m.default and not m.pointer and (
                 "ASN1H_M_DEFAULT_VALUE" in flags

@@ -174,10 +174,14 @@ class ValueWriter:
 
     def _bits(self, node: Node, value: Any) -> tuple[bytes, int]:
         """A BIT STRING value as (octets, number of bits): given so, or as named bits."""
-        if isinstance(value, (list, tuple, set)) and not (
-                len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
-            return self._named_bits(node, value)
-        return value
+        return self._named_bits(node, value) if self._names_bits(value) else value
+
+    @staticmethod
+    def _names_bits(value: Any) -> bool:
+        """Whether a BIT STRING value is given as the names of its bits set, rather than
+        as (octets, number of bits)."""
+        return isinstance(value, (list, tuple, set)) and not (
+            len(value) == 2 and isinstance(value[0], (bytes, bytearray)))
 
     def der_contents(self, node_id: str, value: Any) -> Optional[bytes]:
         """The DER contents octets of a value of a primitive type (what the runtime's
@@ -191,8 +195,7 @@ class ValueWriter:
             return integer(self._number(node, value))
         if kind == Kind.NULL:
             return b""
-        if kind == Kind.BIT_STRING and node.named_bits and isinstance(value, (list, tuple, set)) \
-                and not (len(value) == 2 and isinstance(value[0], (bytes, bytearray))):
+        if kind == Kind.BIT_STRING and node.named_bits and self._names_bits(value):
             data, nbits = self._named_bits(node, value)    # no trailing 0 bits: DER's form
             return bytes([(8 - nbits % 8) % 8]) + data if nbits else b"\x00"
         if kind == Kind.BYTES and node.builtin not in ("UTCTime", "GeneralizedTime"):
