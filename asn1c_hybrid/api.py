@@ -18,6 +18,7 @@ command line (cli.py) only turns arguments into these options and prints.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
@@ -183,6 +184,9 @@ class CompileOptions:
         if self.name is not None and (self.name in ("", ".", "..") or "/" in self.name
                                       or "\\" in self.name):
             raise UsageError(f"--name {self.name!r} is not a file name")
+        if self.prefix and not re.fullmatch(r"[A-Za-z_]\w*", self.prefix, re.ASCII):
+            raise UsageError(f"--prefix {self.prefix!r} cannot start a C identifier: give "
+                             "letters, digits and underscores, not starting with a digit")
 
 
 # ---- the stages --------------------------------------------------------------------------

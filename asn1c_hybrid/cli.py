@@ -3,7 +3,8 @@
 Each subcommand parses its arguments into the typed options of api.py, calls the API and
 prints.  Errors become `file:line:col: error:` lines (specifications) or one
 `asn1c-hybrid: error:` line (everything else) on stderr and a non-zero exit, never a
-traceback.
+traceback: a bug of ours is one `asn1c-hybrid: internal error:` line and exit status 70
+(ASN1H_TRACEBACK=1 shows its traceback).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from .select.calibration import ALL_FEATURES, PER_FEATURES, default_path
 from .select.report import FORMATS, format_selection
 from .study import DEFAULT_PDU, StudyOptions, default_example, parse_budgets, study
 from .study.results import COST_MODELS as STUDY_COST_MODELS, DEFAULT_BUDGETS
+
+INTERNAL_ERROR = 70                 # sysexits.h's EX_SOFTWARE
 
 
 def _note(message: str) -> None:
@@ -336,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR")
     p.add_argument("--mode", choices=api.MODES, default="hybrid")
     p.add_argument("--name", help="base name of the generated files (default: first module)")
-    p.add_argument("--prefix", default="", help="prefix of every generated C symbol")
+    p.add_argument("--prefix", default="", help="prefix of every generated C symbol "
+                   "(letters, digits and _, not a digit first)")
     p.add_argument("--compile", action="append", default=[], metavar="Module.Type",
                    dest="force_compiled", help="always compile this type")
     p.add_argument("--interpret", action="append", default=[], metavar="Module.Type",
@@ -439,3 +443,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         name = f"{exc.filename}: " if exc.filename else ""
         print(f"asn1c-hybrid: error: {name}{exc.strerror or exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, not a traceback
+        if os.environ.get("ASN1H_TRACEBACK"):
+            raise
+        print(f"asn1c-hybrid: internal error: {type(exc).__name__}: {exc} (a bug of "
+              "asn1c-hybrid; ASN1H_TRACEBACK=1 shows where)", file=sys.stderr)
+        return INTERNAL_ERROR

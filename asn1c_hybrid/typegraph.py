@@ -111,6 +111,10 @@ class Kind(str, enum.Enum):
 
 _CONSTRUCTED = frozenset({Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF, Kind.CHOICE})
 
+# The largest tag number the runtime keeps: a tag is one 32-bit number, its class in the
+# top two bits (asn1h.h, ASN1H_TAG).
+MAX_TAG_NUMBER = 2**30 - 1
+
 # Universal tag numbers of the built-in types (X.680 8.4, table 1).
 UNIVERSAL_TAGS: dict[str, int] = {
     "BOOLEAN": 1, "INTEGER": 2, "BIT STRING": 3, "OCTET STRING": 4, "NULL": 5,

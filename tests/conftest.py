@@ -10,6 +10,8 @@ REPO = Path(__file__).resolve().parent.parent
 # Reference specifications, papers and conformance corpora sit beside the checkout;
 # ASN1H_SHARED points elsewhere when they do not.
 SHARED = Path(os.environ.get("ASN1H_SHARED", REPO.parent / "shared"))
+# A bug of the compiler shows its traceback in the tests, not the command line's one line.
+os.environ.setdefault("ASN1H_TRACEBACK", "1")
 
 
 @pytest.fixture(scope="session")

@@ -83,3 +83,9 @@ def test_options_are_frozen_and_checked():
         api.CompileOptions(encodings=["xer"])
     with pytest.raises(UsageError, match="not a file name"):
         api.CompileOptions(name="a/b")
+    # a prefix starts every generated C symbol: one that cannot start an identifier used to
+    # give C that does not compile (`typedef struct 9T 9T;`)
+    for prefix in ("9a_", "a-b", "a b", "é"):
+        with pytest.raises(UsageError, match="cannot start a C identifier"):
+            api.CompileOptions(prefix=prefix)
+    assert api.CompileOptions(prefix="_a9_").prefix == "_a9_"

@@ -56,6 +56,9 @@ SPECS = {
     "tag list": ("SEQUENCE { a U }\nU ::= [APPLICATION 1] EXPLICIT SEQUENCE { b INTEGER }",
                  {"general tags"}, "300761053003020105"),
     "long tag": ("SEQUENCE { a [20000] INTEGER }", {"general tags"}, "30069f819c200105"),
+    # the largest tag number the runtime keeps (typegraph.MAX_TAG_NUMBER; asn1tools' DER)
+    "largest tag": ("SEQUENCE { a [1073741823] INTEGER }", {"general tags"},
+                    "30089f83ffffff7f0105"),
     "pointer": ("SEQUENCE { a INTEGER, next T OPTIONAL }", {"general tags"},
                 "30080201053003020106"),
 }

@@ -118,9 +118,13 @@ def load_specification(paths: Sequence[Union[str, os.PathLike]],
         text = read_source(file)           # OSError propagates: the CLI reports it
         loaded.sources[file] = text
         diagnostics.sources[file] = text
+        errors = len(diagnostics.errors)
         modules = parse_source(text, file, diagnostics)
         if not modules:
             loaded.unreadable.update(_MODULE_HEADER.findall(text))
+            if len(diagnostics.errors) == errors:   # it parsed, to nothing: X.680 13 wants one
+                diagnostics.error('no module in the file (a module starts "Name DEFINITIONS '
+                                  '::= BEGIN")', Location(file, 1, 1))
         asts.extend(modules)
     for path in map(os.fspath, paths):
         if os.path.isdir(path) and not spec_files([path]):

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..typegraph import (UNIVERSAL_TAGS, Component, Kind, Node, OpenTypeRule, Tag, TagClass,
-                         universal)
+from ..typegraph import (MAX_TAG_NUMBER, UNIVERSAL_TAGS, Component, Kind, Node, OpenTypeRule,
+                         Tag, TagClass, universal)
 from . import ast
 from .builtins import ASSOCIATED_TYPES, BUILTIN_FILE, KINDS
 from .resolve import CLASS, OBJECT, TYPE, VALUE_SET, article, plain_reference
@@ -146,11 +146,15 @@ class TypeBuilder:
 
     def tag_number(self, t: ast.TaggedType, scope: Scope) -> int:
         if isinstance(t.number, int):
-            return t.number
-        value = self.value(ast.ReferencedValue(t.pos, t.number), self.integer_node(), scope)
+            value = t.number
+        else:
+            value = self.value(ast.ReferencedValue(t.pos, t.number), self.integer_node(), scope)
         if not isinstance(value, int) or value < 0:
             raise SemanticError(f"a tag number must be a non-negative INTEGER, not {value!r}",
                                 scope.location(t.pos))
+        if value > MAX_TAG_NUMBER:
+            raise SemanticError(f"tag number {value} is above {MAX_TAG_NUMBER}, the largest "
+                                "this compiler's runtime keeps (30 bits)", scope.location(t.pos))
         return value
 
     def apply_tagging(self, kind: Kind, tags: tuple[Tag, ...], tagging: Tagging,

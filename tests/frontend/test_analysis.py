@@ -77,3 +77,20 @@ def test_referenced_names_include_kept_blocks():
         END""")
     names = referenced_names(AstBuilder(tokens).modules(tree)[0])
     assert {"Foo", "CLASS-X", "Bar", "id-baz"} <= names
+
+
+def test_a_tag_number_past_the_runtime_s_30_bits_is_an_error_at_the_tag(spec):
+    """A tag is one 32-bit number in the runtime, its class in the top two bits: a larger
+    number used to reach the generated C as an integer constant too large for its type."""
+    diagnostics = spec.diagnostics("""
+        M DEFINITIONS ::= BEGIN
+        big INTEGER ::= 1073741824
+        T ::= SEQUENCE { a [1073741823] BOOLEAN, b [APPLICATION big] INTEGER }
+        U ::= [PRIVATE 99999999999999999999] INTEGER
+        END""")
+    found = [(d.location.line, d.location.column, d.message) for d in diagnostics.errors]
+    assert found == [
+        (4, 44, "tag number 1073741824 is above 1073741823, the largest this compiler's "
+                "runtime keeps (30 bits)"),
+        (5, 7, "tag number 99999999999999999999 is above 1073741823, the largest this "
+               "compiler's runtime keeps (30 bits)")]

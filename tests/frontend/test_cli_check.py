@@ -4,6 +4,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from asn1c_hybrid.cli import main
 
 
@@ -91,3 +93,39 @@ def test_an_empty_directory_is_named_in_the_error_form(tmp_path, capfd):
     err = capfd.readouterr().err.strip()
     assert err == (f"{empty}:1:1: error: no ASN.1 files (.asn or .asn1) in the directory "
                    f"{empty}")
+
+
+@pytest.mark.parametrize("text", ["", "-- a header comment, and no module\n"],
+                         ids=["empty", "comment only"])
+def test_a_file_without_a_module_is_an_error_not_a_traceback(tmp_path, text):
+    """A file that parses to no module (empty, or cut inside its header comment) is named in
+    an error, beside a file that does define one too; `compile` used to fail with an
+    IndexError when no module was left at all."""
+    nothing = tmp_path / "nothing.asn"
+    nothing.write_text(text)
+    (tmp_path / "m.asn1").write_text("M DEFINITIONS ::= BEGIN T ::= BOOLEAN END\n")
+    for inputs in ([nothing], [nothing, tmp_path / "m.asn1"]):
+        result = subprocess.run([sys.executable, "-m", "asn1c_hybrid", "compile", *inputs,
+                                 "-o", tmp_path / "out"], capture_output=True, text=True)
+        assert result.returncode == 1
+        assert "Traceback" not in result.stderr
+        assert result.stderr.startswith(f'{nothing}:1:1: error: no module in the file (a module '
+                                        'starts "Name DEFINITIONS ::= BEGIN")\n'), result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bug_of_ours_is_one_line_and_exit_70_not_a_traceback(spec, capfd, monkeypatch):
+    """Any exception that no error class covers (a bug) ends the command with one
+    `internal error` line; ASN1H_TRACEBACK=1 (set for the tests) raises it instead."""
+    path = spec.write("M DEFINITIONS ::= BEGIN T ::= BOOLEAN END")
+
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+    monkeypatch.setattr("asn1c_hybrid.api.load", broken)
+    with pytest.raises(IndexError):
+        main(["check", path])
+    monkeypatch.delenv("ASN1H_TRACEBACK")
+    assert main(["check", path]) == 70
+    assert capfd.readouterr().err == (
+        "asn1c-hybrid: internal error: IndexError: list index out of range (a bug of "
+        "asn1c-hybrid; ASN1H_TRACEBACK=1 shows where)\n")
