@@ -94,8 +94,17 @@ def test_framing_errors_say_where(pdus, tmp_path):
     bad.write_text("30 03\n02 0x 05\n")
     with pytest.raises(TraceError, match=r"bad.hex:2:5: not a hex digit"):
         read_trace(bad, "hex")
+    # a PER trace in hex is a PDU a line: the error names the line once (was bad.hex:2:2:5)
+    for encoding in ("uper", "aper"):
+        with pytest.raises(TraceError, match=r"bad.hex:2:5: not a hex digit"):
+            read_trace(bad, "hex", encoding=encoding)
     with pytest.raises(TraceError, match="indefinite length on a primitive"):
         tlv_end(b"\x04\x80\x00\x00", 0)
+    with pytest.raises(TraceError, match="byte 4: a length of 256 runs past the end"):
+        tlv_end(b"\x30\x82\x01\x00\x00", 0)
+    # not a number of 22 digits: the size of the length
+    with pytest.raises(TraceError, match="byte 11: a length in 9 octets runs past the end"):
+        tlv_end(b"\x30\x89\x01" + bytes(8), 0)
 
 
 def test_trailing_zero_padding_is_ignored(pdus):

@@ -86,7 +86,9 @@ def tlv_end(data: bytes, start: int, where: str = "trace") -> int:
             length = first
         pos += length
         if pos > n:
-            raise fail(f"a length of {length} runs past the end of the data", pos - length)
+            # (a length in many octets is named by its size, not by hundreds of digits)
+            said = f"of {length}" if length < 1 << 64 else f"in {count} octets"
+            raise fail(f"a length {said} runs past the end of the data", pos - length)
         if not open_indefinite:
             return pos
 
@@ -105,9 +107,11 @@ def split_pdus(data: bytes, where: str = "trace") -> list[bytes]:
     return pdus
 
 
-def hex_bytes(text: bytes, where: str = "trace") -> bytes:
+def hex_bytes(text: bytes, where: str = "trace", first_line: int = 1) -> bytes:
+    """The octets of hex text (blanks, colons and `#` comments aside); an error names the
+    line, counted from `first_line`, and the column of the first bad character."""
     out = bytearray()
-    for number, line in enumerate(text.split(b"\n"), 1):
+    for number, line in enumerate(text.split(b"\n"), first_line):
         line = line.split(b"#", 1)[0]
         digits = re.sub(rb"[\s:]", b"", line)
         bad = re.search(rb"[^0-9A-Fa-f]", digits)
@@ -132,7 +136,7 @@ def hex_lines(text: bytes, where: str = "trace") -> list[bytes]:
     """One PDU per non-blank line of hex text."""
     pdus = []
     for number, line in enumerate(text.split(b"\n"), 1):
-        octets = hex_bytes(line, f"{where}:{number}")
+        octets = hex_bytes(line, where, number)
         if octets:
             pdus.append(octets)
     return pdus
