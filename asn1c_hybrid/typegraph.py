@@ -114,6 +114,9 @@ _CONSTRUCTED = frozenset({Kind.SEQUENCE, Kind.SET, Kind.SEQUENCE_OF, Kind.SET_OF
 # The largest tag number the runtime keeps: a tag is one 32-bit number, its class in the
 # top two bits (asn1h.h, ASN1H_TAG).
 MAX_TAG_NUMBER = 2**30 - 1
+# The range of int64_t: an ENUMERATED's numbers in the runtime's tables, the bounds of its
+# constraint records.
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 # Universal tag numbers of the built-in types (X.680 8.4, table 1).
 UNIVERSAL_TAGS: dict[str, int] = {

@@ -37,6 +37,10 @@ SPECS = {
     "time": ("SEQUENCE { t UTCTime }", {"time"}, "300f170d3236313132363136303030305a"),
     "real": ("SEQUENCE { r REAL }", {"real"}, "3005090380fb05"),
     "enumerated": ("SEQUENCE { e ENUMERATED { a, b } }", {"enumerated"}, "30030a0101"),
+    # the ends of the 64 bits that the tables keep an ENUMERATED's numbers in (asn1tools'
+    # DER)
+    "enumerated ends": ("SEQUENCE { e ENUMERATED { lo(-9223372036854775808), "
+                        "hi(9223372036854775807) } }", {"enumerated"}, "300a0a088000000000000000"),
     "extensible enumerated": ("SEQUENCE { e ENUMERATED { a, b, ... } }",
                               {"enumerated", "extensible enumerated"}, "30030a0101"),
     "extensions": ("SEQUENCE { a INTEGER, ... }", {"extensions", "received"}, "3003020105"),

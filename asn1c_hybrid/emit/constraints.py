@@ -21,10 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..typegraph import Kind, Node
+from ..typegraph import INT64_MAX, INT64_MIN, Kind, Node
 from .values import c_int
 
-INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 UINT64_MAX = 2**64 - 1
 MAX_INTERVALS = 255             # asn1h_constraint's counts are 8-bit
 

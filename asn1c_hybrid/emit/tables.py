@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..diagnostics import CompileError, Diagnostic
-from ..typegraph import Tag
-from .constraints import INT64_MAX, INT64_MIN, PerVisible, RuntimeCheck, big_bounds, \
-    per_decides
+from ..typegraph import INT64_MAX, INT64_MIN, Tag
+from .constraints import PerVisible, RuntimeCheck, big_bounds, per_decides
 from .layout import Layout, MemberLayout, TypeLayout
 from .per_routines import has_per_routines, per_names, ranked_roots, root_members
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..typegraph import (MAX_TAG_NUMBER, UNIVERSAL_TAGS, Component, Kind, Node, OpenTypeRule,
-                         Tag, TagClass, universal)
+from ..typegraph import (INT64_MAX, INT64_MIN, MAX_TAG_NUMBER, UNIVERSAL_TAGS, Component, Kind,
+                         Node, OpenTypeRule, Tag, TagClass, universal)
 from . import ast
 from .builtins import ASSOCIATED_TYPES, BUILTIN_FILE, KINDS
 from .resolve import CLASS, OBJECT, TYPE, VALUE_SET, article, plain_reference
@@ -487,6 +487,9 @@ class TypeBuilder:
 
         def add(item, number):
             location = scope.location(item.pos)
+            if not INT64_MIN <= number <= INT64_MAX:
+                raise SemanticError(f"'{item.name}({number})': this compiler's runtime keeps "
+                                    "an ENUMERATED's numbers in 64 bits", location)
             item = replace(item, name=self.unique_name(item.name, number, values,
                                                        "ENUMERATED", "X.680 20", location))
             if number in used:

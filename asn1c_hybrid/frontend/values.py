@@ -85,6 +85,11 @@ class ValueReader:
         if target.params is not None:
             return self.parameterized_value(target, ref, scope, type_id)
         value, value_type = self.value_definition(target)
+        if value_type is None:              # an X.208 macro's value, kept unread
+            raise SemanticError(f"'{ref}' is a value of the macro "
+                                f"{target.assignment.macro}, which this compiler keeps "
+                                f"unread: it cannot be used where {node.builtin} is expected",
+                                location)
         self.check_compatible(value_type, type_id, value, location, f"'{ref}'")
         if node.kind == Kind.ENUMERATED and value not in node.named_numbers:
             raise SemanticError(f"'{ref}' ({value}) is not an identifier of this ENUMERATED",

@@ -94,3 +94,43 @@ def test_a_tag_number_past_the_runtime_s_30_bits_is_an_error_at_the_tag(spec):
                 "runtime keeps (30 bits)"),
         (5, 7, "tag number 99999999999999999999 is above 1073741823, the largest this "
                "compiler's runtime keeps (30 bits)")]
+
+
+def test_an_enumerated_number_past_64_bits_is_an_error_at_the_item(spec):
+    """The tables keep an ENUMERATED's numbers as int64_t: a larger one used to reach the
+    generated C as a constant too large for its type."""
+    diagnostics = spec.diagnostics("""
+        M DEFINITIONS ::= BEGIN
+        E ::= ENUMERATED { a(-9223372036854775808), b(9223372036854775807), ...,
+                           c(9223372036854775808) }
+        F ::= ENUMERATED { x(-9223372036854775809) }
+        END""")
+    found = [(d.location.line, d.location.column, d.message) for d in diagnostics.errors]
+    assert found == [
+        (4, 20, "'c(9223372036854775808)': this compiler's runtime keeps an ENUMERATED's "
+                "numbers in 64 bits"),
+        (5, 20, "'x(-9223372036854775809)': this compiler's runtime keeps an ENUMERATED's "
+                "numbers in 64 bits")]
+
+
+def test_an_unread_macro_value_used_as_a_typed_value_is_an_error(spec):
+    """An X.208 macro instance whose value is not an OBJECT IDENTIFIER is kept unread; one
+    used where a value of a type is expected (here inside an open type's value, which is
+    encoded) used to end in an internal error."""
+    diagnostics = spec.diagnostics("""
+        M DEFINITIONS ::= BEGIN
+        ALGORITHM ::= CLASS { &id OBJECT IDENTIFIER UNIQUE, &Params OPTIONAL }
+            WITH SYNTAX { IDENTIFIER &id PARAMS TYPE &Params }
+        AlgId ::= SEQUENCE { algorithm ALGORITHM.&id ({Algs}),
+                             parameters ALGORITHM.&Params ({Algs}{@algorithm}) OPTIONAL }
+        Algs ALGORITHM ::= { { IDENTIFIER id-p PARAMS TYPE Enc } }
+        id-p OBJECT IDENTIFIER ::= { 1 2 3 }
+        Enc ::= OCTET STRING
+        empty SOME-MACRO WHATEVER ::= ''H
+        v AlgId ::= { algorithm id-p, parameters Enc : empty }
+        w Enc ::= empty
+        END""")
+    found = [(d.location.line, d.location.column, d.message) for d in diagnostics.errors]
+    message = ("'empty' is a value of the macro SOME-MACRO, which this compiler keeps unread: "
+               "it cannot be used where OCTET STRING is expected")
+    assert found == [(11, 48, message), (12, 11, message)]
