@@ -33,6 +33,9 @@ Algs ALG ::= { { ID 1 TYPE INTEGER } | { ID 2 TYPE BOOLEAN } }
 # (the type's body, the parts it needs, a DER value of it)
 SPECS = {
     "plain": ("SEQUENCE { a INTEGER, b OCTET STRING }", set(), "3006020105040161"),
+    # an upper size bound past int64_t is no bound, as MAX (a lower one is an error)
+    "size past 64 bits": ("SEQUENCE { s OCTET STRING (SIZE (1..99999999999999999999)) }",
+                          set(), "3003040161"),
     "set": ("SET { a [0] INTEGER, b [1] BOOLEAN }", {"set"}, "3106800105810100"),
     "time": ("SEQUENCE { t UTCTime }", {"time"}, "300f170d3236313132363136303030305a"),
     "real": ("SEQUENCE { r REAL }", {"real"}, "3005090380fb05"),

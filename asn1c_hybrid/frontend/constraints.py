@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from ..typegraph import Constraints, Kind, Node, Range, universal
+from ..typegraph import INT64_MAX, Constraints, Kind, Node, Range, universal
 from . import ast
 from .builtins import CHARACTER_STRING_TYPES, STRING_ALPHABETS, STRING_LIMITS, TIME_TYPES
 from .resolve import OBJECT_SET
@@ -217,6 +217,16 @@ _STRINGS = set(CHARACTER_STRING_TYPES) | set(TIME_TYPES)
 
 def _is_string(node: Node) -> bool:
     return node.kind == Kind.BYTES and node.builtin in _STRINGS
+
+
+def _check_size(size, location) -> None:
+    """A size, or a size range's lower bound, that the runtime can count (an upper bound
+    beyond int64_t reads as no bound)."""
+    if isinstance(size, int) and size < 0:
+        raise SemanticError(f"a size cannot be negative ({size})", location)
+    if isinstance(size, int) and size > INT64_MAX:
+        raise SemanticError(f"a size of {size} is more than this compiler's runtime counts "
+                            f"({INT64_MAX} at most)", location)
 
 
 class ConstraintReader:
@@ -454,6 +464,7 @@ class ConstraintReader:
         scope = domain.scope
         if domain.aspect == "size":
             size = self.value(v, self.integer_node(), scope)
+            _check_size(size, location)
             return Projection(values=IntervalSet.point(size))
         if domain.aspect == "alphabet":
             text = self.value(v, node.id, scope)
@@ -518,8 +529,8 @@ class ConstraintReader:
             low = low + 1 if isinstance(low, int) else low
         if element.upper_open and high is not None:
             high = high - 1 if isinstance(high, int) else high
-        if aspect == "size" and low is not None and low < 0:
-            raise SemanticError(f"a size cannot be negative ({low})", location)
+        if aspect == "size" and low is not None:
+            _check_size(low, location)
         if low is not None and high is not None and low > high:
             what = "size range" if aspect == "size" else "value range"
             raise SemanticError(f"this {what} is empty: no value lies between its bounds "

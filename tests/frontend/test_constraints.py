@@ -129,6 +129,13 @@ def test_permitted_alphabets(spec):
     ("T ::= INTEGER (PATTERN \"x\")", "PATTERN is not applicable to INTEGER"),
     ("T ::= INTEGER (CONTAINING BOOLEAN)", "CONTAINING applies to OCTET STRING and BIT STRING"),
     ("T ::= OCTET STRING (SIZE (-1..2))", "a size cannot be negative"),
+    ("T ::= OCTET STRING (SIZE (-1))", "a size cannot be negative"),
+    # sizes the runtime's int64_t cannot count (they reached the C as constants too large
+    # for their type); an upper bound beyond them is no bound, as MAX
+    ("T ::= SEQUENCE SIZE (99999999999999999999..MAX) OF INTEGER",
+     "a size of 99999999999999999999 is more than this compiler's runtime counts "
+     "(9223372036854775807 at most)"),
+    ("T ::= OCTET STRING (SIZE (9223372036854775808))", "a size of 9223372036854775808 is more"),
     ("T ::= INTEGER (10..1)", "this value range is empty"),
     ("T ::= INTEGER (10<..<11)", "this value range is empty"),
     ("T ::= OCTET STRING (SIZE (4..2))", "this size range is empty"),
@@ -207,3 +214,4 @@ def test_user_defined_and_real_constraints(spec):
     assert graph["M.R"].constraints.value is None          # not integral: kept in tree
     assert graph["M.Ri"].constraints.value == Range(0, 10)
     assert graph["M.E"].constraints.value == Range(2, 3)
+
