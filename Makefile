@@ -52,20 +52,20 @@ fuzz: $(STAMP)
 
 # The compiler itself, fuzzed: FUZZ_RUNS random mutations of each specification below, each
 # refused with errors or compiled to C that builds warning-free (fuzz/mutate_specs.py).
-# Findings stay in build/fuzz/specs/.
+# Another FUZZ_SEED gives other mutations.  Findings stay in build/fuzz/specs/.
 FUZZ_RUNS ?= 300
+FUZZ_SEED ?= 1
 SHARED_SPECS = ../shared/specs
+MUTATE = $(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED)
 fuzz-specs: $(STAMP)
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) tests/specs/AllKinds.asn
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --mode interpreted tests/specs/Extras.asn
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --encoding uper,aper tests/specs/per
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --mode hybrid tests/specs/constraints
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --encoding ber $(SHARED_SPECS)/IETF_LDAP_RFC4511
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) $(SHARED_SPECS)/IETF_Kerberos_RFC4120
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --mode hybrid --encoding der \
-	    $(SHARED_SPECS)/IETF_PKI_RFC5912
-	$(PY) fuzz/mutate_specs.py --runs $(FUZZ_RUNS) --mode interpreted --encoding uper \
-	    $(SHARED_SPECS)/ETSI_ITS_CAM
+	$(MUTATE) tests/specs/AllKinds.asn
+	$(MUTATE) --mode interpreted tests/specs/Extras.asn
+	$(MUTATE) --encoding uper,aper tests/specs/per
+	$(MUTATE) --mode hybrid tests/specs/constraints
+	$(MUTATE) --encoding ber $(SHARED_SPECS)/IETF_LDAP_RFC4511
+	$(MUTATE) $(SHARED_SPECS)/IETF_Kerberos_RFC4120
+	$(MUTATE) --mode hybrid --encoding der $(SHARED_SPECS)/IETF_PKI_RFC5912
+	$(MUTATE) --mode interpreted --encoding uper $(SHARED_SPECS)/ETSI_ITS_CAM
 
 # Every named type of ITS CAM and LTE RRC (1,971) against asn1tools and pycrate, and every
 # IE type of S1AP and NGAP that random values can fill (1,134) against pycrate, in UPER
