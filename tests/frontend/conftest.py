@@ -55,6 +55,11 @@ class Spec:
             load(paths, diagnostics)
         return [d.message for d in diagnostics.errors]
 
+    def error_places(self, *texts: str) -> list[tuple[int, int, str]]:
+        """(line, column, message) of each error."""
+        return [(d.location.line, d.location.column, d.message)
+                for d in self.diagnostics(*texts).errors]
+
     def diagnostics(self, *texts: str) -> Diagnostics:
         diagnostics = Diagnostics()
         paths = [self.write(text) for text in texts]
