@@ -8,8 +8,9 @@ repeats a span, puts one word where another was, or a number at the edge of a C 
 and compiles the result in-process, as `asn1c-hybrid compile --converter` does.  The
 compiler must either refuse it with its errors (`file:line:col: error: ...` or
 `asn1c-hybrid: error: ...`, never an internal error) or write C that gcc compiles under
-`-std=c99 -Wall -Wextra -Wpedantic -Werror`.  A finding keeps its specification in
---keep and makes the run exit 1.  The same seed gives the same mutations.
+`-std=c99 -Wall -Wextra -Wpedantic -Werror`, within MEMORY_LIMIT and SECONDS_LIMIT (a
+value built bit by bit may otherwise take the machine's memory).  A finding keeps its
+specification in --keep and makes the run exit 1.  The same seed gives the same mutations.
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ import io
 import os
 import random
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -37,6 +40,12 @@ STRICT = ("-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror")
 EDGE_NUMBERS = ("0", "-1", "1", "65536", "4294967296", "9223372036854775808",
                 "99999999999999999999")
 MUTATIONS = ("cut", "delete", "repeat", "word", "word", "number")
+MEMORY_LIMIT = 4 << 30          # bytes of address space: past it, a MemoryError
+SECONDS_LIMIT = 120             # for one compile
+
+
+def _too_long(signum, frame):
+    raise TimeoutError(f"the compile took more than {SECONDS_LIMIT} s")
 
 
 @dataclass
@@ -74,12 +83,16 @@ def check_one(folder: Path, mode: str, encodings: str, cc: str) -> tuple[bool, O
     out = folder / "out"
     err = io.StringIO()
     previous = os.environ.pop("ASN1H_TRACEBACK", None)    # a bug must be one line here
+    handler = signal.signal(signal.SIGALRM, _too_long)
+    signal.alarm(SECONDS_LIMIT)
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             status = compile_main(["compile", str(folder), "-o", str(out), "--mode", mode,
                                    "--encoding", encodings, "--converter",
                                    "--cost-model", "units"])
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, handler)
         if previous is not None:
             os.environ["ASN1H_TRACEBACK"] = previous
     messages = err.getvalue()
@@ -138,6 +151,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--keep", type=Path, default=REPO / "build" / "fuzz" / "specs",
                         help="where findings are kept (default: build/fuzz/specs)")
     args = parser.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     compiled, findings = run(args.specs, args.runs, args.seed, args.mode, args.encoding,
                              args.keep)
     for finding in findings:

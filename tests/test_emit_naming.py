@@ -1,10 +1,12 @@
 """C names: valid C and C++ identifiers for every ASN.1 name."""
 from __future__ import annotations
 
+import re
 import subprocess
 
 import cbuild
-from asn1c_hybrid.emit.naming import c_identifier
+from asn1c_hybrid.cli import main as cli_main
+from asn1c_hybrid.emit.naming import SPEC_SYMBOL_SUFFIXES, c_identifier
 
 
 def test_hyphens_and_reserved_words():
@@ -80,3 +82,32 @@ def test_integer_values_are_constant_expressions(tmp_path):
     source.write_text(VALUES_USE)
     program = cbuild.build_program(out, "gen", source)
     assert program.run().returncode == 0
+
+
+def test_the_spec_symbol_suffixes_are_every_one_the_templates_write():
+    """check_spec_symbol knows the generated files' own symbols from this list."""
+    written = set()
+    for template in (cbuild.REPO / "templates").glob("*.j2"):
+        written |= set(re.findall(r"\{\{ *symbol *\}\}_(\w+)", template.read_text()))
+    assert written == set(SPEC_SYMBOL_SUFFIXES)
+
+
+def test_a_name_whose_symbols_a_type_has_is_refused(tmp_path, capfd):
+    """Module T with a type T: `T_members` and `T_decode_per` were defined twice, in C that
+    did not compile (found by fuzz/mutate_specs.py)."""
+    spec = tmp_path / "t.asn"
+    spec.write_text("T DEFINITIONS ::= BEGIN\nT ::= SEQUENCE { b BOOLEAN }\n"
+                    "U ::= SEQUENCE { t T }\nEND\n")
+    for options in ([], ["--name", "U"], ["--prefix", "p_", "--name", "T_decode"]):
+        assert cli_main(["compile", str(spec), "-o", str(tmp_path / "no"), *options]) == 2
+    err = capfd.readouterr().err.splitlines()
+    assert err == ["asn1c-hybrid: error: the C names of type T and of the generated files' "
+                   "own symbols (T_...) would clash: give another --name",
+                   "asn1c-hybrid: error: the C names of type U and of the generated files' "
+                   "own symbols (U_...) would clash: give another --name",
+                   "asn1c-hybrid: error: the C names of type p_T and of the generated files' "
+                   "own symbols (p_T_decode_...) would clash: give another --name"]
+    assert not (tmp_path / "no").exists()
+    der = bytes.fromhex("30053003010" "1ff")          # U { t { b TRUE } }
+    program = cbuild.converter([spec], "--mode", "compiled", name="t_spec")
+    assert program.run("-p", "T.U", "-o", "der", "-", input=der).stdout == der

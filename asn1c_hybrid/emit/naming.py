@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..errors import UsageError
 from ..typegraph import TypeGraph
 
 C_RESERVED = frozenset("""
@@ -125,3 +126,25 @@ class CNames:
 
     def encoder(self, node_id: str) -> str:
         return f"{self._names[node_id]}_encode"
+
+
+# The generated files' own symbols are `SYMBOL_suffix` (SYMBOL: the prefix and --name, by
+# default the first module's name): the tables, the spec-level entry points.
+SPEC_SYMBOL_SUFFIXES = frozenset("""
+    spec tables members tags names name_index profile_names profile_strings codecs routines
+    per_routines open enum_values defaults data constraints common_words bounds
+    decode_per decode_per_owned decode_per_canonical encode_per types_follow_the_header
+""".split())
+# ... and a type's `TYPE_suffix` (with `TYPE` itself): descriptor, members, tags, routines.
+TYPE_SYMBOL_SUFFIXES = ("type", "members", "tags", "decode", "encode", "decode_per",
+                        "encode_per")
+
+
+def check_spec_symbol(symbol: str, type_names) -> None:
+    """Refuses a --name whose symbols are also a type's: module `T` with a type `T` would
+    define `T_members` and `T_decode_per` twice, in C that does not compile."""
+    spec_symbols = {symbol} | {f"{symbol}_{suffix}" for suffix in SPEC_SYMBOL_SUFFIXES}
+    for name in sorted(type_names):
+        if ({name} | {f"{name}_{suffix}" for suffix in TYPE_SYMBOL_SUFFIXES}) & spec_symbols:
+            raise UsageError(f"the C names of type {name} and of the generated files' own "
+                             f"symbols ({symbol}_...) would clash: give another --name")

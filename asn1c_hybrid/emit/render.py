@@ -11,7 +11,7 @@ from ..resources import data_dir
 from ..typegraph import Kind
 from .fastpaths import build_fast_paths, name_fast_paths
 from .layout import Layout, integer_storage
-from .naming import c_identifier
+from .naming import c_identifier, check_spec_symbol
 from .per_routines import per_routines
 from .rules import per_rules
 from .tables import build_tables
@@ -107,6 +107,7 @@ def render(layout: Layout, name: str, prefix: str, converter: bool,
                                    or by_id[target.id].owns_struct else by_id[target.id].cname})
     owners = [by_id[n.id] for n in graph if by_id[n.id].owns_struct and n.alias_of is None]
     symbol = prefix + c_identifier(name)
+    check_spec_symbol(symbol, [layout.names[node.id] for node in graph])
     fast_pdu = layout.types[fast_layouts[0]] if fast_layouts and fast_layouts[1] else None
     if fast_pdu is not None:
         name_fast_paths(fast_pdu, fast_layouts[1])

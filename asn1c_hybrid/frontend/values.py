@@ -22,6 +22,9 @@ from .resolve import OBJECT, VALUE, article
 from .scope import Binding, Definition, Poisoned, Scope, SemanticError, Unbound, Unresolved
 
 _OID_TYPES = ("OBJECT IDENTIFIER", "RELATIVE-OID")
+# The most bits of a BIT STRING value given by its named bits (2 MiB of C): `{ bit }` of a
+# bit numbered 10^20 would otherwise be built in memory, bit by bit.
+MAX_NAMED_VALUE_BITS = 2**24
 _SPECIAL_REALS = {"PLUS-INFINITY": math.inf, "MINUS-INFINITY": -math.inf,
                   "NOT-A-NUMBER": math.nan}
 
@@ -245,6 +248,13 @@ class ValueReader:
         raise self.bad_value(v, node, location)
 
     def read_real(self, v, node, scope, location):
+        try:
+            return self.real_value(v, node, scope, location)
+        except OverflowError:
+            raise SemanticError("this REAL value is beyond the range of a C double, which "
+                                "the runtime keeps REALs in", location) from None
+
+    def real_value(self, v, node, scope, location) -> float:
         if isinstance(v, ast.NumberValue):
             return float(v.value)
         if isinstance(v, ast.KeywordValue) and v.keyword in _SPECIAL_REALS:
@@ -257,7 +267,7 @@ class ValueReader:
             exponent = self.value(fields["exponent"], integer, scope)
             if base not in (2, 10):
                 raise SemanticError(f"the base of a REAL is 2 or 10, not {base}", location)
-            return float(mantissa) * float(base) ** exponent
+            return float(mantissa) * float(base) ** exponent if mantissa else 0.0
         raise self.bad_value(v, node, location)
 
     def read_enumerated(self, v, node, scope, location):
@@ -280,6 +290,10 @@ class ValueReader:
                 bits.add(node.named_bits[name])
             if not bits:
                 return (b"", 0)
+            if max(bits) >= MAX_NAMED_VALUE_BITS:
+                raise SemanticError(f"this value has {max(bits) + 1} bits, more than this "
+                                    f"compiler writes out ({MAX_NAMED_VALUE_BITS} at most)",
+                                    location)
             text = "".join("1" if i in bits else "0" for i in range(max(bits) + 1))
             return _bits_to_value(text)
         raise self.bad_value(v, node, location)

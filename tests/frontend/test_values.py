@@ -44,6 +44,30 @@ def test_bit_strings(spec):
     assert got["d"] == (b"", 0)
 
 
+def test_values_past_what_c_holds_are_errors_not_memory_or_tracebacks(spec):
+    """Found by fuzz/mutate_specs.py: `{ bit }` of a bit numbered 10^20 was built bit by
+    bit (the process was killed for memory), and a REAL past a double's range ended in an
+    internal error (OverflowError)."""
+    assert values(spec, """
+        zero REAL ::= { mantissa 0, base 10, exponent 400 }
+        top REAL ::= { mantissa 1, base 10, exponent 308 }
+        """) == {"zero": 0.0, "top": 1e308}
+    found = spec.error_places("""
+        M DEFINITIONS ::= BEGIN
+        BS ::= BIT STRING { low(0), far(99999999999999999999) }
+        big BS ::= { low, far }
+        r REAL ::= { mantissa 1, base 2, exponent 99999999999999999999 }
+        s REAL ::= 1""" + "0" * 400 + """
+        END""")
+    assert found == [
+        (4, 12, "this value has 100000000000000000000 bits, more than this compiler writes "
+                "out (16777216 at most)"),
+        (5, 12, "this REAL value is beyond the range of a C double, which the runtime "
+                "keeps REALs in"),
+        (6, 12, "this REAL value is beyond the range of a C double, which the runtime "
+                "keeps REALs in")]
+
+
 def test_named_numbers_win_over_value_references(spec):
     """asn1c test 10: in Type2's values `alpha` is its named number 3; in its named
     numbers, `beta(alpha)` refers to the value alpha = 1."""
