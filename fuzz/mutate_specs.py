@@ -32,10 +32,12 @@ from typing import List, Optional, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "fuzz"))
 from asn1c_hybrid.cli import main as compile_main  # noqa: E402
 from asn1c_hybrid.frontend.loader import spec_files  # noqa: E402
+from targets import STRICT  # noqa: E402
 
-STRICT = ("-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror")
+KEEP = REPO / "build" / "fuzz" / "specs"    # where findings are kept by default
 # Numbers at the edges of the C types the tables use, and past them.
 EDGE_NUMBERS = ("0", "-1", "1", "65536", "4294967296", "9223372036854775808",
                 "99999999999999999999")
@@ -96,7 +98,7 @@ def check_one(folder: Path, mode: str, encodings: str, cc: str) -> tuple[bool, O
         if previous is not None:
             os.environ["ASN1H_TRACEBACK"] = previous
     messages = err.getvalue()
-    if "internal error" in messages or "Traceback" in messages:
+    if "internal error" in messages:
         return False, messages.strip()
     if status != 0:
         return False, None if ": error: " in messages else f"exit {status} without an error line"
@@ -131,7 +133,7 @@ def run(specs: Sequence[str], runs: int, seed: int = 1, mode: str = "compiled",
             wrote, problem = check_one(folder, mode, encodings, cc)
             compiled += wrote
             if problem:
-                kept = (keep or REPO / "build" / "fuzz" / "specs") / f"seed{seed}-run{number}"
+                kept = (keep or KEEP) / f"seed{seed}-run{number}"
                 shutil.rmtree(kept, ignore_errors=True)
                 shutil.copytree(folder, kept, ignore=shutil.ignore_patterns("out"))
                 findings.append(Finding(f"{victim.name}: {mutation}", kept, problem))
@@ -148,7 +150,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--mode", default="compiled",
                         choices=["compiled", "interpreted", "hybrid"])
     parser.add_argument("--encoding", default="ber,uper", help="compile's --encoding")
-    parser.add_argument("--keep", type=Path, default=REPO / "build" / "fuzz" / "specs",
+    parser.add_argument("--keep", type=Path, default=KEEP,
                         help="where findings are kept (default: build/fuzz/specs)")
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)

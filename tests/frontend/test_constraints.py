@@ -214,4 +214,3 @@ def test_user_defined_and_real_constraints(spec):
     assert graph["M.R"].constraints.value is None          # not integral: kept in tree
     assert graph["M.Ri"].constraints.value == Range(0, 10)
     assert graph["M.E"].constraints.value == Range(2, 3)
-
