@@ -2,20 +2,24 @@
  * same specification, which must agree on everything.
  *
  * The point of the hybrid is that a type can change path without anything else changing,
- * so for every input, in BER and in strict DER mode, the three builds must give
+ * so for every input, in BER and in strict DER mode (or in PER), the three builds must give
  *   - the same verdict, error code and error offset (the type path in the error text may
  *     end at a different depth: a compiled routine knows by position which member a
  *     malformed header was to be, where the interpreter, reading the header first, stops
  *     at the enclosing type);
  *   - the same octets consumed;
  *   - equal values (asn1h_equal, each build's value against the others' tables);
- *   - the same JER text and the same DER re-encoding.
+ *   - the same JER text and the same DER (or PER) re-encoding.
  * Any difference aborts, which the fuzzer reports.
  *
  * Built with three generated units of one specification (--prefix c_, i_ and m_) and one
  * runtime, and these definitions:
  *   DIFF_C_HEADER, DIFF_I_HEADER, DIFF_M_HEADER   the generated headers, as strings
  *   DIFF_C_TYPE, DIFF_I_TYPE, DIFF_M_TYPE         the PDU's descriptor in each
+ *   DIFF_PER       (optional) ASN1H_UPER or ASN1H_APER: the input is PER, not BER
+ *   DIFF_C_SPEC, DIFF_I_SPEC, DIFF_M_SPEC         with DIFF_PER: the generated units'
+ *                  names with their prefix (c_c_spec), whose <spec>_decode_per and
+ *                  <spec>_encode_per take the compiled types' PER routines
  * As a libFuzzer target (clang -fsanitize=fuzzer) it defines LLVMFuzzerTestOneInput; with
  * DIFF_REPLAY it is a program that runs the same check over the files it is given.
  */
@@ -41,14 +45,42 @@ typedef struct outcome {
     char message[512];
     char *jer;                      /* malloc'd */
     size_t jer_len;
-    uint8_t *der;                   /* malloc'd; NULL when the value has no DER form */
-    size_t der_len;
-    asn1h_code der_code;
+    uint8_t *encoded;               /* malloc'd; NULL when the value has no DER (PER) form */
+    size_t encoded_len;
+    asn1h_code encoded_code;
 } outcome;
 
 static union { uint64_t align; uint8_t bytes[DIFF_ARENA_SIZE]; } arena_memory[BUILDS];
 /* a C type's size is 16 bits in the tables: 64 KiB holds any PDU's value */
 static union { uint64_t align; uint8_t bytes[1u << 16]; } value_memory[BUILDS];
+
+#ifdef DIFF_PER
+#define DIFF_CAT_(a, b) a##b
+#define DIFF_CAT(a, b) DIFF_CAT_(a, b)
+typedef struct per_codec {
+    asn1h_code (*decode)(const asn1h_type *type, void *value, const uint8_t *buf, size_t len,
+                         unsigned variant, asn1h_arena *arena, const asn1h_decode_opts *opts,
+                         size_t *consumed, asn1h_error *err);
+    asn1h_code (*encode)(const asn1h_type *type, const void *value, unsigned variant,
+                         uint8_t *buf, size_t cap, size_t *len, asn1h_error *err);
+} per_codec;
+static const per_codec per_codecs[BUILDS] = {
+    { DIFF_CAT(DIFF_C_SPEC, _decode_per), DIFF_CAT(DIFF_C_SPEC, _encode_per) },
+    { DIFF_CAT(DIFF_I_SPEC, _decode_per), DIFF_CAT(DIFF_I_SPEC, _encode_per) },
+    { DIFF_CAT(DIFF_M_SPEC, _decode_per), DIFF_CAT(DIFF_M_SPEC, _encode_per) },
+};
+#define DECODE(build, type, value, data, size, arena, opts, consumed, err) \
+    per_codecs[build].decode((type), (value), (data), (size), DIFF_PER, (arena), (opts), \
+                             (consumed), (err))
+#define ENCODE(build, type, value, out, cap, len, err) \
+    per_codecs[build].encode((type), (value), DIFF_PER, (out), (cap), (len), (err))
+#else
+#define DECODE(build, type, value, data, size, arena, opts, consumed, err) \
+    ((void)(build), asn1h_decode((type), (value), (data), (size), (arena), (opts), (consumed), \
+                                 (err)))
+#define ENCODE(build, type, value, out, cap, len, err) \
+    ((void)(build), asn1h_encode((type), (value), (out), (cap), (len), (err)))
+#endif
 
 static void disagree(const char *what, unsigned flags, const outcome *o, int a, int b)
 {
@@ -64,7 +96,7 @@ static void disagree(const char *what, unsigned flags, const outcome *o, int a, 
     abort();
 }
 
-static uint8_t *encode(const asn1h_type *type, const void *value, size_t *len,
+static uint8_t *encode(int build, const asn1h_type *type, const void *value, size_t *len,
                        asn1h_code *code)
 {
     size_t cap = 4096;
@@ -73,7 +105,7 @@ static uint8_t *encode(const asn1h_type *type, const void *value, size_t *len,
         uint8_t *out = (uint8_t *)malloc(cap);
         if (!out)
             abort();
-        *code = asn1h_encode(type, value, out, cap, len, &err);
+        *code = ENCODE(build, type, value, out, cap, len, &err);
         if (*code == ASN1H_OK)
             return out;
         free(out);
@@ -95,7 +127,7 @@ static void run(const asn1h_type *type, int build, const uint8_t *data, size_t s
     memset(o, 0, sizeof *o);
     opts.flags = flags;
     asn1h_arena_init(&arena, arena_memory[build].bytes, sizeof arena_memory[build].bytes, 0);
-    o->code = asn1h_decode(type, value, data, size, &arena, &opts, &o->consumed, &err);
+    o->code = DECODE(build, type, value, data, size, &arena, &opts, &o->consumed, &err);
     if (o->code != ASN1H_OK) {
         o->offset = err.offset;
         asn1h_error_format(&err, o->message, sizeof o->message);
@@ -106,7 +138,7 @@ static void run(const asn1h_type *type, int build, const uint8_t *data, size_t s
     if (!(jer = open_memstream(&o->jer, &o->jer_len)) || asn1h_print_jer(jer, type, value))
         abort();
     fclose(jer);
-    o->der = encode(type, value, &o->der_len, &o->der_code);
+    o->encoded = encode(build, type, value, &o->encoded_len, &o->encoded_code);
     /* the arena's values stay for the comparison: the caller frees the arenas' blocks,
      * which there are none of (heap limit 0) */
 }
@@ -129,9 +161,9 @@ static void compare(const asn1h_type *const types[BUILDS], const uint8_t *data, 
             continue;
         if (o[b].jer_len != o[0].jer_len || memcmp(o[b].jer, o[0].jer, o[0].jer_len) != 0)
             disagree("the JER text", flags, o, b, 0);
-        if (o[b].der_code != o[0].der_code || o[b].der_len != o[0].der_len
-            || (o[0].der && memcmp(o[b].der, o[0].der, o[0].der_len) != 0))
-            disagree("the DER re-encoding", flags, o, b, 0);
+        if (o[b].encoded_code != o[0].encoded_code || o[b].encoded_len != o[0].encoded_len
+            || (o[0].encoded && memcmp(o[b].encoded, o[0].encoded, o[0].encoded_len) != 0))
+            disagree("the re-encoding", flags, o, b, 0);
     }
     if (o[0].code == ASN1H_OK) {            /* the values, through every build's tables */
         int x, y;
@@ -142,7 +174,7 @@ static void compare(const asn1h_type *const types[BUILDS], const uint8_t *data, 
     }
     for (b = 0; b < BUILDS; b++) {
         free(o[b].jer);
-        free(o[b].der);
+        free(o[b].encoded);
     }
 }
 
@@ -153,7 +185,9 @@ static int check(const uint8_t *data, size_t size)
     types[1] = &DIFF_I_TYPE;
     types[2] = &DIFF_M_TYPE;
     compare(types, data, size, 0);
+#ifndef DIFF_PER                            /* PER has no looser form to refuse */
     compare(types, data, size, ASN1H_DER);
+#endif
     compare(types, data, size, ASN1H_DROP_UNKNOWN);
     return 0;
 }

@@ -4,6 +4,8 @@
  *   FUZZ_HEADER  the generated header, as a string ("spec.h")
  *   FUZZ_TYPE    the PDU's descriptor (PersonnelRecord_type)
  *   FUZZ_PER     (optional) ASN1H_UPER or ASN1H_APER: the input is PER, not BER
+ *   FUZZ_SPEC    with FUZZ_PER: the generated unit's name (spec), whose <spec>_decode_per
+ *                and <spec>_encode_per take its compiled types' PER routines
  *
  * Decoding may fail, with an error that must be well formed.  When it succeeds, the value
  * must print as JER, re-encode (in DER, or in PER), that encoding must decode (in strict
@@ -22,10 +24,13 @@
 #include FUZZ_HEADER
 
 #ifdef FUZZ_PER
+#define FUZZ_CAT_(a, b) a##b
+#define FUZZ_CAT(a, b) FUZZ_CAT_(a, b)
 #define DECODE(v, buf, len, arena, opts, consumed, err) \
-    asn1h_decode_per(&FUZZ_TYPE, (v), (buf), (len), FUZZ_PER, (arena), (opts), (consumed), (err))
+    FUZZ_CAT(FUZZ_SPEC, _decode_per)(&FUZZ_TYPE, (v), (buf), (len), FUZZ_PER, (arena), (opts), \
+                                     (consumed), (err))
 #define ENCODE(v, out, cap, len, err) \
-    asn1h_encode_per(&FUZZ_TYPE, (v), FUZZ_PER, (out), (cap), (len), (err))
+    FUZZ_CAT(FUZZ_SPEC, _encode_per)(&FUZZ_TYPE, (v), FUZZ_PER, (out), (cap), (len), (err))
 #define STRICT 0u                   /* PER has no looser form to refuse */
 #else
 #define DECODE(v, buf, len, arena, opts, consumed, err) \

@@ -6,13 +6,14 @@
 Two kinds of target, all built with clang (-fsanitize=fuzzer,address,undefined):
   round-trip     one per example PDU (personnel, blackwell, x400, x509), and one per PER
                  example (cam and rrc in UPER, s1ap and ngap in APER): harness.c around
-                 the generated code in the given mode; every decoded value must print,
-                 re-encode and decode again to the same value.
+                 the generated code in the given mode (PER through the compiled types'
+                 PER routines); every decoded value must print, re-encode and decode
+                 again to the same value.
   differential   one per example and shared-spec PDU (and ldap, snmp, kerberos, the
-                 captured SNMP traffic of examples/snmp, and x509-der and pkix2009-der,
-                 the certificates built with --encoding der): differential.c around a
-                 compiled, an interpreted and a mixed build of the same specification,
-                 which must agree on every input.  The mixed builds of blackwell, ldap and
+                 captured SNMP traffic of examples/snmp, x509-der and pkix2009-der, the
+                 certificates built with --encoding der, and the PER examples):
+                 differential.c around a compiled, an interpreted and a mixed build of the
+                 same specification, which must agree on every input.  The mixed builds of blackwell, ldap and
                  snmp-traffic also have layout fast paths (docs/layouts.md).
 Each is seeded with its messages and with the inputs fuzz/regressions/TARGET keeps.  The
 corpus is kept in OUT/KIND/TARGET/corpus between runs, so that long runs build on each
@@ -97,7 +98,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     every = dict.fromkeys(targets.DIFFERENTIAL_TARGETS + targets.PER_TARGETS)
     parser.add_argument("targets", nargs="*", metavar="TARGET",
                         help=f"any of {', '.join(every)} (default: every target of the "
-                             f"kind; {', '.join(targets.PER_TARGETS)} are round-trip only)")
+                             "kind)")
     parser.add_argument("--kind", default="both", choices=[*KINDS, "both"],
                         help="which harness (default: both)")
     budget = parser.add_mutually_exclusive_group()

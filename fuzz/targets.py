@@ -197,9 +197,11 @@ TARGETS = {
 # The round-trip fuzz targets: one per example PDU, and one per PER example.
 FUZZ_TARGETS = ("personnel", "blackwell", "x400", "x509")
 PER_TARGETS = ("cam", "rrc", "s1ap", "ngap")
-# The differential targets: the examples and the shared specifications' protocols.
+# The differential targets: the examples and the shared specifications' protocols, in BER
+# and in PER.
 DIFFERENTIAL_TARGETS = ("personnel", "blackwell", "x400", "x509", "x509-der", "ldap", "snmp",
-                        "kerberos", "pkix2009", "pkix2009-der", "cms", "snmp-traffic")
+                        "kerberos", "pkix2009", "pkix2009-der", "cms", "snmp-traffic",
+                        *PER_TARGETS)
 
 
 def seeds(target: Target) -> List[bytes]:
@@ -310,7 +312,7 @@ def build(target: Target, mode: str, out: Path, *, libfuzzer: bool = False,
                                                     generate_options=generate_options)
     defines = [f"-DFUZZ_TYPE={symbol}", '-DFUZZ_HEADER="spec.h"']
     if target.rules not in ("ber", "der"):
-        defines.append(f"-DFUZZ_PER=ASN1H_{target.rules.upper()}")
+        defines += [f"-DFUZZ_PER=ASN1H_{target.rules.upper()}", "-DFUZZ_SPEC=spec"]
     if libfuzzer:
         defines.append("-DFUZZ_LIBFUZZER")
     mains = [FUZZ / "harness.c"] + ([] if libfuzzer else [FUZZ / "replay.c"])
@@ -349,7 +351,10 @@ def build_differential(target: Target, out: Path, *, libfuzzer: bool = False,
         objects.append(obj)
         letter = prefix[0].upper()
         defines += [f'-DDIFF_{letter}_HEADER="{name}.h"',
-                    f"-DDIFF_{letter}_TYPE={descriptor_symbol(source, target.pdu)}"]
+                    f"-DDIFF_{letter}_TYPE={descriptor_symbol(source, target.pdu)}",
+                    f"-DDIFF_{letter}_SPEC={prefix}{name}"]
+    if target.rules not in ("ber", "der"):
+        defines.append(f"-DDIFF_PER=ASN1H_{target.rules.upper()}")
     if not libfuzzer:
         defines.append("-DDIFF_REPLAY")
     obj = out / "differential.o"
