@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import subprocess
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -149,10 +149,12 @@ def round_trip(converter: Path, type_id: str, messages: Sequence[bytes]) -> Opti
     return None
 
 
-def round_trips(files: Sequence[str], converters: Sequence[Path], count: int) -> str:
+def round_trips(files: Sequence[str], converters: Sequence[Path], count: int,
+                check: Optional[Callable[[str, Sequence[bytes]], Optional[str]]] = None) -> str:
     """"ok (T types, V values)", or the first failure.  A type whose values the tests'
     generator or encoder cannot make (tags that clash, accepted by --lenient, make an
-    encoding ambiguous) is skipped and counted, with the first reason."""
+    encoding ambiguous) is skipped and counted, with the first reason.  `check`, if
+    given, is a further test of each type's messages: None, or why they fail it."""
     graph = api.load(files, lenient=True)
     types = values = 0
     skipped: list[str] = []
@@ -167,6 +169,9 @@ def round_trips(files: Sequence[str], converters: Sequence[Path], count: int) ->
             failure = round_trip(converter, type_id, messages)
             if failure is not None:
                 return failure
+        failure = check(type_id, messages) if check else None
+        if failure is not None:
+            return failure
         types += 1
         values += len(messages)
     unmade = f"; {len(skipped)} skipped, first {skipped[0]}" if skipped else ""
